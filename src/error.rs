@@ -1,0 +1,38 @@
+//! The service's one error type. Every failure a request can meet is a variant here, and
+//! `http::error` maps each to a status code and a JSON body in one place.
+
+use nyaya_ingest::IngestError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// A reference that parses but names no stored provision, or does not parse at all.
+    #[error("no provision matches {query:?}")]
+    UnknownRef { query: String },
+    /// The request itself is malformed.
+    #[error("{0}")]
+    BadRequest(String),
+    /// No corpus has been ingested yet.
+    #[error("no corpus is loaded yet: run `nyaya ingest`")]
+    NoCorpus,
+    /// The file to ingest could not be read.
+    #[error("cannot read {path}: {reason}")]
+    File { path: String, reason: String },
+    /// The PDF is not usable (not a PDF, damaged, not the Constitution).
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    /// The parse succeeded but the result fails the coverage check against the Contents.
+    #[error("the parse is incomplete: missing {missing:?}, duplicated {duplicates:?}; nothing was stored")]
+    Incomplete {
+        missing: Vec<String>,
+        duplicates: Vec<String>,
+    },
+    /// Loading a tokenizer or another local resource failed.
+    #[error("{0}")]
+    Resource(String),
+    #[error("database error: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+}
+
+pub type AppResult<T> = Result<T, AppError>;

@@ -1,0 +1,58 @@
+//! The one place where errors become HTTP responses:
+//! `{"error": {"code": "unknown_ref", "message": "..."}}` with a 4xx/5xx status.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::error::AppError;
+
+/// An error on its way to the client.
+#[derive(Debug)]
+pub struct ApiError(pub AppError);
+
+impl From<AppError> for ApiError {
+    fn from(e: AppError) -> Self {
+        ApiError(e)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        ApiError(AppError::Db(e))
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self.0 {
+            AppError::UnknownRef { .. } => (StatusCode::NOT_FOUND, "unknown_ref"),
+            AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::NoCorpus => (StatusCode::SERVICE_UNAVAILABLE, "no_corpus"),
+            AppError::File { .. } | AppError::Ingest(_) | AppError::Incomplete { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "bad_document")
+            }
+            AppError::Db(_) | AppError::Migrate(_) => {
+                (StatusCode::SERVICE_UNAVAILABLE, "database_unavailable")
+            }
+            AppError::Resource(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+        };
+        if status.is_server_error() {
+            tracing::error!(error = %self.0, "request failed");
+        }
+        let mut body = json!({"error": {"code": code, "message": self.0.to_string()}});
+        if let AppError::UnknownRef { query } = &self.0 {
+            body["error"]["ref"] = json!(query);
+        }
+        (status, Json(body)).into_response()
+    }
+}
+
+/// Unknown paths get the same JSON shape as every other error.
+pub async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError(AppError::BadRequest(format!(
+        "no such endpoint: {}",
+        uri.path()
+    )))
+}

@@ -1,0 +1,30 @@
+//! The HTTP API. One [`AppState`], one `router()` per module, errors mapped in `error`.
+
+mod error;
+mod health;
+mod provisions;
+
+use std::sync::Arc;
+
+use axum::Router;
+use sqlx::PgPool;
+use tower_http::trace::TraceLayer;
+
+pub use error::ApiError;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub config: Arc<crate::config::Config>,
+}
+
+/// The whole API.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .merge(health::router())
+        .merge(provisions::router())
+        .fallback(error::not_found)
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}

@@ -1,0 +1,165 @@
+//! `nyaya`: the command line and the server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use nyaya::config::Config;
+use nyaya::error::AppError;
+use nyaya::{db, http, ingest, provision};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "nyaya",
+    version,
+    about = "The Constitution of India, answered in its own words"
+)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse the official PDF and store it (a no-op when it is already stored).
+    Ingest {
+        /// The PDF (default: the bundled 2024 edition).
+        pdf: Option<PathBuf>,
+        /// Print one JSON object instead of a summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one provision: "21A", "Art. 21-A", "Seventh Schedule", "preamble" …
+    Provision {
+        reference: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Serve the HTTP API (ingests the default PDF first if no corpus is loaded).
+    Serve {
+        #[arg(long, env = "NYAYA_ADDR", default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+    },
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    match run(cli).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_env("NYAYA_LOG").unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    tracing_subscriber::fmt()
+        .json()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+async fn run(cli: Cli) -> Result<ExitCode, AppError> {
+    let cfg = cli.config;
+    match cli.command {
+        Command::Ingest { pdf, json } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let path = pdf.unwrap_or_else(|| cfg.default_pdf.clone());
+            let outcome = ingest::ingest_file(&pool, &cfg, &path).await?;
+            let s = &outcome.summary;
+            if json {
+                println!("{}", serde_json::to_string(s).unwrap_or_default());
+            } else {
+                println!(
+                    "{} ({}): {} provisions ({} articles, {} schedules, {} appendices), {} chunks, {} amendment notes, {} cross-references; {} in {:.2} s",
+                    path.display(),
+                    s.edition,
+                    s.provisions,
+                    s.articles,
+                    s.schedules,
+                    s.appendices,
+                    s.chunks,
+                    s.amendment_notes,
+                    s.cross_refs,
+                    if s.changed { "stored" } else { "unchanged" },
+                    s.seconds
+                );
+            }
+            if !outcome.complete {
+                eprintln!(
+                    "error: the parse does not match the Contents (missing {:?}, duplicated {:?}); nothing was stored",
+                    s.missing, s.duplicates
+                );
+                return Ok(ExitCode::from(2));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Provision { reference, json } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let p = provision::lookup(&pool, &reference).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
+            } else {
+                println!("{}", p.heading);
+                println!(
+                    "Pages {}–{} of the official PDF ({})",
+                    p.pages.start, p.pages.end, p.edition
+                );
+                println!();
+                println!("{}", p.text);
+                if !p.amendments.is_empty() {
+                    println!();
+                    for a in &p.amendments {
+                        let on = a
+                            .clause
+                            .as_deref()
+                            .map(|c| format!(" [{c}]"))
+                            .unwrap_or_default();
+                        println!("  note{on}: {}", a.raw);
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { addr } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            if nyaya::store::corpus_info(&pool).await?.is_none() {
+                tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
+                let outcome = ingest::ingest_file(&pool, &cfg, &cfg.default_pdf).await?;
+                if !outcome.complete {
+                    return Err(AppError::Incomplete {
+                        missing: outcome.summary.missing,
+                        duplicates: outcome.summary.duplicates,
+                    });
+                }
+            }
+            let state = http::AppState {
+                pool,
+                config: Arc::new(cfg),
+            };
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| AppError::Resource(format!("cannot listen on {addr}: {e}")))?;
+            tracing::info!(%addr, "serving");
+            axum::serve(listener, http::router(state))
+                .with_graceful_shutdown(async {
+                    let _ = tokio::signal::ctrl_c().await;
+                })
+                .await
+                .map_err(|e| AppError::Resource(e.to_string()))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

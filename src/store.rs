@@ -1,0 +1,470 @@
+//! Everything the service reads from and writes to Postgres. SQL lives here and nowhere else.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
+
+use nyaya_ingest::{Chunk, ParsedDocument, Provision, RefId};
+
+use crate::error::AppResult;
+
+/// What an ingest did; also what `nyaya ingest --json` prints.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct IngestSummary {
+    pub edition: String,
+    pub sha256: String,
+    pub parser_version: String,
+    pub pages: u32,
+    pub provisions: usize,
+    pub articles: usize,
+    pub schedules: usize,
+    pub appendices: usize,
+    pub chunks: usize,
+    pub amendment_notes: usize,
+    pub cross_refs: usize,
+    pub missing: Vec<String>,
+    pub duplicates: Vec<String>,
+    pub changed: bool,
+    pub seconds: f64,
+}
+
+/// The stored summary of the current corpus if it came from this file and parser version.
+pub async fn current_if_same(
+    pool: &PgPool,
+    sha256: &str,
+    parser_version: &str,
+) -> AppResult<Option<IngestSummary>> {
+    let row = sqlx::query(
+        "SELECT summary FROM documents WHERE is_current AND sha256 = $1 AND parser_version = $2",
+    )
+    .bind(sha256)
+    .bind(parser_version)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.and_then(|r| serde_json::from_value(r.get::<serde_json::Value, _>("summary")).ok()))
+}
+
+/// Replaces the corpus with `doc` in one transaction. Readers see the old corpus until commit.
+/// Returns false (and writes nothing) when a concurrent ingest already stored this file.
+pub async fn replace_corpus(
+    pool: &PgPool,
+    doc: &ParsedDocument,
+    chunks: &[Chunk],
+    summary: &IngestSummary,
+    source_name: &str,
+    pdf: &[u8],
+) -> AppResult<bool> {
+    let mut tx = pool.begin().await?;
+    // One ingest at a time; the loser of a race sees the winner's row and stops.
+    sqlx::query("SELECT pg_advisory_xact_lock(7262431)")
+        .execute(&mut *tx)
+        .await?;
+    let same: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM documents WHERE is_current AND sha256 = $1 AND parser_version = $2",
+    )
+    .bind(&summary.sha256)
+    .bind(&summary.parser_version)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if same.is_some() {
+        tx.rollback().await?;
+        return Ok(false);
+    }
+    sqlx::query("DELETE FROM provisions")
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE documents SET is_current = false, pdf = NULL WHERE is_current")
+        .execute(&mut *tx)
+        .await?;
+    let document_id: i64 = sqlx::query_scalar(
+        "INSERT INTO documents (edition, sha256, parser_version, source_name, pages, summary, pdf, is_current)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id",
+    )
+    .bind(&doc.edition)
+    .bind(&summary.sha256)
+    .bind(&summary.parser_version)
+    .bind(source_name)
+    .bind(summary.pages as i32)
+    .bind(serde_json::to_value(summary).unwrap_or_default())
+    .bind(pdf)
+    .fetch_one(&mut *tx)
+    .await?;
+
+    insert_provisions(&mut tx, document_id, &doc.provisions).await?;
+    insert_chunks(&mut tx, chunks).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+const BATCH: usize = 500;
+
+async fn insert_provisions(
+    tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
+    provisions: &[Provision],
+) -> AppResult<()> {
+    for (batch_no, batch) in provisions.chunks(BATCH).enumerate() {
+        let mut qb = QueryBuilder::new(
+            "INSERT INTO provisions (ref_id, document_id, ordinal, kind, number, title, part_number, part_title, \
+             chapter, subheading, status, page_start, page_end, heading_line, text) ",
+        );
+        qb.push_values(batch.iter().enumerate(), |mut b, (i, p)| {
+            b.push_bind(p.id.as_str())
+                .push_bind(document_id)
+                .push_bind((batch_no * BATCH + i) as i32)
+                .push_bind(p.kind.to_string())
+                .push_bind(&p.number)
+                .push_bind(&p.title)
+                .push_bind(p.part.as_ref().map(|x| x.number.clone()))
+                .push_bind(p.part.as_ref().map(|x| x.title.clone()))
+                .push_bind(&p.chapter)
+                .push_bind(&p.subheading)
+                .push_bind(p.status.as_str())
+                .push_bind(p.page_start as i32)
+                .push_bind(p.page_end as i32)
+                .push_bind(p.heading_line())
+                .push_bind(&p.text);
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+
+    let clauses: Vec<_> = provisions
+        .iter()
+        .flat_map(|p| p.clauses.iter().enumerate().map(move |(i, c)| (p, i, c)))
+        .collect();
+    for batch in clauses.chunks(BATCH) {
+        let mut qb = QueryBuilder::new(
+            "INSERT INTO clauses (ref_id, seq, label, kind, start_char, end_char) ",
+        );
+        qb.push_values(batch, |mut b, (p, i, c)| {
+            b.push_bind(p.id.as_str())
+                .push_bind(*i as i32)
+                .push_bind(&c.label)
+                .push_bind(c.kind.as_str())
+                .push_bind(c.start as i32)
+                .push_bind(c.end as i32);
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+
+    let notes: Vec<_> = provisions
+        .iter()
+        .flat_map(|p| p.amendments.iter().enumerate().map(move |(i, a)| (p, i, a)))
+        .collect();
+    for batch in notes.chunks(BATCH) {
+        let mut qb = QueryBuilder::new(
+            "INSERT INTO amendment_notes (ref_id, seq, marker, kind, instrument, amendment_number, section, \
+             effective_from, effective_text, clause_label, start_char, end_char, page, raw) ",
+        );
+        qb.push_values(batch, |mut b, (p, i, a)| {
+            let n = &a.note;
+            b.push_bind(p.id.as_str())
+                .push_bind(*i as i32)
+                .push_bind(n.marker.map(|m| m as i32))
+                .push_bind(
+                    serde_json::to_value(n.kind)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
+                )
+                .push_bind(&n.instrument)
+                .push_bind(n.amendment_number.map(|m| m as i32))
+                .push_bind(&n.section)
+                .push_bind(
+                    n.effective_from
+                        .as_deref()
+                        .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
+                )
+                .push_bind(&n.effective_text)
+                .push_bind(&a.clause)
+                .push_bind(a.start.map(|s| s as i32))
+                .push_bind(a.end.map(|s| s as i32))
+                .push_bind(a.page as i32)
+                .push_bind(&n.raw);
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+
+    let xrefs: Vec<_> = provisions
+        .iter()
+        .flat_map(|p| p.cross_refs.iter().enumerate().map(move |(i, x)| (p, i, x)))
+        .collect();
+    for batch in xrefs.chunks(BATCH) {
+        let mut qb = QueryBuilder::new(
+            "INSERT INTO cross_refs (from_ref, seq, to_ref, to_part, clause, surface) ",
+        );
+        qb.push_values(batch, |mut b, (p, i, x)| {
+            let (to_ref, to_part) = match &x.target {
+                nyaya_ingest::xref::XrefTarget::Provision(r) => {
+                    (Some(r.as_str().to_string()), None)
+                }
+                nyaya_ingest::xref::XrefTarget::Part(part) => (None, Some(part.clone())),
+            };
+            b.push_bind(p.id.as_str())
+                .push_bind(*i as i32)
+                .push_bind(to_ref)
+                .push_bind(to_part)
+                .push_bind(&x.clause)
+                .push_bind(&x.surface);
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+async fn insert_chunks(tx: &mut Transaction<'_, Postgres>, chunks: &[Chunk]) -> AppResult<()> {
+    for batch in chunks.chunks(BATCH) {
+        let mut qb = QueryBuilder::new(
+            "INSERT INTO chunks (ref_id, seq, clause_labels, start_char, end_char, heading, text, tokens) ",
+        );
+        qb.push_values(batch, |mut b, c| {
+            b.push_bind(c.provision.as_str())
+                .push_bind(c.seq as i32)
+                .push_bind(&c.clause_labels)
+                .push_bind(c.start as i32)
+                .push_bind(c.end as i32)
+                .push_bind(&c.heading)
+                .push_bind(&c.text)
+                .push_bind(c.tokens as i32);
+        });
+        qb.build().execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------------------
+// Reads
+
+/// The current corpus, if any.
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusInfo {
+    pub edition: String,
+    pub sha256: String,
+    pub parser_version: String,
+    pub provisions: i64,
+}
+
+pub async fn corpus_info(pool: &PgPool) -> AppResult<Option<CorpusInfo>> {
+    let row = sqlx::query(
+        "SELECT d.edition, d.sha256, d.parser_version, (SELECT count(*) FROM provisions) AS n
+         FROM documents d WHERE d.is_current",
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| CorpusInfo {
+        edition: r.get("edition"),
+        sha256: r.get("sha256"),
+        parser_version: r.get("parser_version"),
+        provisions: r.get("n"),
+    }))
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct PartView {
+    pub number: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClauseView {
+    pub label: String,
+    pub kind: String,
+    pub start: i32,
+    pub end: i32,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct AmendmentView {
+    pub kind: String,
+    pub instrument: Option<String>,
+    pub amendment_number: Option<i32>,
+    pub section: Option<String>,
+    pub effective_from: Option<chrono::NaiveDate>,
+    pub effective_text: Option<String>,
+    pub clause: Option<String>,
+    pub marker: Option<i32>,
+    pub page: i32,
+    pub raw: String,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct OutgoingRef {
+    pub to: Option<String>,
+    pub to_part: Option<String>,
+    pub clause: Option<String>,
+    pub surface: String,
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct IncomingRef {
+    pub from: String,
+    pub title: String,
+    pub clause: Option<String>,
+    pub surface: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CrossRefsView {
+    pub outgoing: Vec<OutgoingRef>,
+    pub incoming: Vec<IncomingRef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pages {
+    pub start: i32,
+    pub end: i32,
+}
+
+/// A provision with everything known about it: what `GET /v1/provisions/{ref}` returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProvisionView {
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub kind: String,
+    pub number: String,
+    pub title: String,
+    pub heading: String,
+    pub part: Option<PartView>,
+    pub chapter: Option<String>,
+    pub subheading: Option<String>,
+    pub status: String,
+    pub pages: Pages,
+    pub edition: String,
+    pub text: String,
+    pub clauses: Vec<ClauseView>,
+    pub amendments: Vec<AmendmentView>,
+    pub cross_refs: CrossRefsView,
+}
+
+pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<ProvisionView>> {
+    let Some(r) = sqlx::query(
+        "SELECT p.ref_id, p.kind, p.number, p.title, p.heading_line, p.part_number, p.part_title, p.chapter,
+                p.subheading, p.status, p.page_start, p.page_end, p.text, d.edition
+         FROM provisions p JOIN documents d ON d.id = p.document_id WHERE p.ref_id = $1",
+    )
+    .bind(id.as_str())
+    .fetch_optional(pool)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let text: String = r.get("text");
+    let chars: Vec<char> = text.chars().collect();
+    let clauses = sqlx::query(
+        "SELECT label, kind, start_char, end_char FROM clauses WHERE ref_id = $1 ORDER BY seq",
+    )
+    .bind(id.as_str())
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .map(|c| {
+        let (s, e): (i32, i32) = (c.get("start_char"), c.get("end_char"));
+        let slice = chars
+            .get(s.max(0) as usize..(e.max(s) as usize).min(chars.len()))
+            .map(|x| x.iter().collect())
+            .unwrap_or_default();
+        ClauseView {
+            label: c.get("label"),
+            kind: c.get("kind"),
+            start: s,
+            end: e,
+            text: slice,
+        }
+    })
+    .collect();
+    let amendments = sqlx::query_as::<_, AmendmentView>(
+        "SELECT kind, instrument, amendment_number, section, effective_from, effective_text,
+                clause_label AS clause, marker, page, raw
+         FROM amendment_notes WHERE ref_id = $1 ORDER BY seq",
+    )
+    .bind(id.as_str())
+    .fetch_all(pool)
+    .await?;
+    let outgoing = sqlx::query_as::<_, OutgoingRef>(
+        "SELECT to_ref AS to, to_part, clause, surface FROM cross_refs WHERE from_ref = $1 ORDER BY seq",
+    )
+    .bind(id.as_str())
+    .fetch_all(pool)
+    .await?;
+    let incoming = sqlx::query_as::<_, IncomingRef>(
+        "SELECT x.from_ref AS from, p.title, x.clause, x.surface
+         FROM cross_refs x JOIN provisions p ON p.ref_id = x.from_ref
+         WHERE x.to_ref = $1 ORDER BY p.ordinal, x.seq",
+    )
+    .bind(id.as_str())
+    .fetch_all(pool)
+    .await?;
+    let part = match (
+        r.get::<Option<String>, _>("part_number"),
+        r.get::<Option<String>, _>("part_title"),
+    ) {
+        (Some(number), title) => Some(PartView {
+            number,
+            title: title.unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Ok(Some(ProvisionView {
+        ref_id: r.get("ref_id"),
+        kind: r.get("kind"),
+        number: r.get("number"),
+        title: r.get("title"),
+        heading: r.get("heading_line"),
+        part,
+        chapter: r.get("chapter"),
+        subheading: r.get("subheading"),
+        status: r.get("status"),
+        pages: Pages {
+            start: r.get("page_start"),
+            end: r.get("page_end"),
+        },
+        edition: r.get("edition"),
+        text,
+        clauses,
+        amendments,
+        cross_refs: CrossRefsView { outgoing, incoming },
+    }))
+}
+
+/// One line of the table of contents.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+pub struct TocEntry {
+    #[serde(rename = "ref")]
+    #[sqlx(rename = "ref_id")]
+    pub ref_id: String,
+    pub kind: String,
+    pub number: String,
+    pub title: String,
+    pub part_number: Option<String>,
+    pub part_title: Option<String>,
+    pub chapter: Option<String>,
+    pub status: String,
+    pub page_start: i32,
+}
+
+pub async fn list_provisions(
+    pool: &PgPool,
+    part: Option<&str>,
+    kind: Option<&str>,
+) -> AppResult<Vec<TocEntry>> {
+    Ok(sqlx::query_as::<_, TocEntry>(
+        "SELECT ref_id, kind, number, title, part_number, part_title, chapter, status, page_start
+         FROM provisions
+         WHERE ($1::text IS NULL OR part_number = $1) AND ($2::text IS NULL OR kind = $2)
+         ORDER BY ordinal",
+    )
+    .bind(part)
+    .bind(kind)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Every stored Part number, for validating `?part=`.
+pub async fn part_exists(pool: &PgPool, part: &str) -> AppResult<bool> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "SELECT EXISTS (SELECT 1 FROM provisions WHERE part_number = $1)",
+    )
+    .bind(part)
+    .fetch_one(pool)
+    .await?)
+}
