@@ -11,6 +11,9 @@ pub enum AppError {
     /// The request itself is malformed.
     #[error("{0}")]
     BadRequest(String),
+    /// The path exists but not for this HTTP method.
+    #[error("{method} is not allowed on {path}")]
+    MethodNotAllowed { method: String, path: String },
     /// No corpus has been ingested yet.
     #[error("no corpus is loaded yet: run `nyaya ingest`")]
     NoCorpus,

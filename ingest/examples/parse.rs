@@ -50,6 +50,9 @@ fn debug_page(bytes: &[u8], page: u32) {
     let l = nyaya_ingest::layout::layout_page(&pages[page as usize - 1]);
     let lines: Vec<_> = l.body.iter().map(|x| (x, l.width)).collect();
     let mut m = Vec::new();
+    for f in nyaya_ingest::structure::group_footnotes(&l) {
+        println!("FOOTNOTE {:?}", f);
+    }
     for c in nyaya_ingest::structure::clean_lines(&lines, &mut m) {
         println!(
             "x0={:.1} c={} segs={:?} ev={:?}",

@@ -9,6 +9,10 @@
 //! - the running head (page number, "THE CONSTITUTION OF INDIA", "(Part III.—…)") sits above
 //!   the body; a page that opens a Part has a centred page number at the bottom instead.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::pdf::{Glyph, Page};
 
 /// A piece of a line.
@@ -97,11 +101,16 @@ pub fn layout_page(page: &Page) -> PageLayout {
     // pages, 174 pt on others): shift every page to a 162 pt margin so that indents mean the
     // same everywhere.
     let shift = left_margin(&lines) - 162.0;
-    let lines = lines.into_iter().map(|mut l| {
-        l.x0 -= shift;
-        l.x1 -= shift;
-        l
-    });
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|mut l| {
+            l.x0 -= shift;
+            l.x1 -= shift;
+            l
+        })
+        .collect();
+    let top_y = lines.iter().map(|l| l.y).fold(f32::MIN, f32::max);
+    let bottom_y = lines.iter().map(|l| l.y).fold(f32::MAX, f32::min);
     for line in lines {
         if is_rule(&line) {
             continue;
@@ -114,7 +123,10 @@ pub fn layout_page(page: &Page) -> PageLayout {
                 continue;
             }
         }
-        if is_running_head(&line, page.height) || is_page_number(&line, page.width) {
+        let in_head_band = line.y >= top_y - 25.0;
+        if (in_head_band && is_running_head(&line, body_size))
+            || ((in_head_band || line.y <= bottom_y + 0.5) && is_page_number(&line, page.width))
+        {
             continue;
         }
         body.push(line);
@@ -158,6 +170,12 @@ fn is_small_digit(g: &Glyph, body_size: f32) -> bool {
     g.ch.is_ascii_digit() && (g.size < body_size * 0.8 || g.size <= 6.6)
 }
 
+/// Small print that must not seed a line of its own before the full-size text is placed:
+/// raised asterisks beside markers, fake small caps.
+fn is_small(g: &Glyph, body_size: f32) -> bool {
+    g.size < body_size * 0.8 || g.size <= 6.6
+}
+
 fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
     // 1. Cluster the full-size glyphs by baseline.
     struct Cluster {
@@ -167,7 +185,7 @@ fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
     let mut clusters: Vec<Cluster> = Vec::new();
     let mut small: Vec<&Glyph> = Vec::new();
     for g in &page.glyphs {
-        if is_small_digit(g, body_size) {
+        if is_small(g, body_size) {
             small.push(g);
             continue;
         }
@@ -183,6 +201,24 @@ fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
     // 2. Small digits: raised 1.5–5 pt above a line's baseline → that line's marker; otherwise
     //    they are ordinary small text (footnote numbers, table figures) on their own baseline.
     for g in small {
+        if !is_small_digit(g, body_size) {
+            let tol = (g.size * 0.45).max(2.0);
+            let near = clusters
+                .iter_mut()
+                .filter(|c| {
+                    let dy = g.y - c.y;
+                    dy.abs() <= tol || (1.2..=5.5).contains(&dy)
+                })
+                .min_by(|a, b| (g.y - a.y).abs().total_cmp(&(g.y - b.y).abs()));
+            match near {
+                Some(c) => c.glyphs.push((g.clone(), false)),
+                None => clusters.push(Cluster {
+                    y: g.y,
+                    glyphs: vec![(g.clone(), false)],
+                }),
+            }
+            continue;
+        }
         let raised = clusters
             .iter_mut()
             .filter(|c| {
@@ -355,13 +391,32 @@ fn is_page_number(line: &Line, width: f32) -> bool {
     !t.is_empty()
         && t.chars().all(|c| c.is_ascii_digit())
         && ((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 30.0
-        && line.y < 200.0
 }
 
-/// The running head: "11 THE CONSTITUTION OF INDIA" and "(Part III.—Fundamental Rights)" at the
-/// top of the page, above the first body line (which never starts above y≈580 on a 792 pt page).
-fn is_running_head(line: &Line, page_height: f32) -> bool {
-    line.y > page_height - 206.0
+/// The running head at the top of a page: "11 THE CONSTITUTION OF INDIA" (page number first on
+/// one side, last on the other) and a larger "(Part III.—Fundamental Rights)". The caller only
+/// asks about lines in the top band of the page; editions place that band differently (the
+/// 2022 edition's text block sits 144 pt higher).
+fn is_running_head(line: &Line, body_size: f32) -> bool {
+    static HEAD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\d+\s+)?THE CONSTITUTION OF INDIA(\s+\d+)?$|^\d+$|^Contents$|^\([ivxlc]+\)$")
+            .unwrap()
+    });
+    let t = line.text();
+    let t = t.trim();
+    // Contents pages: "(xxviii) Contents" share one baseline.
+    let contents_head = t.split_whitespace().all(|w| {
+        w == "Contents"
+            || w == "ARTICLES"
+            || (w.starts_with('(')
+                && w.ends_with(')')
+                && w[1..w.len() - 1].chars().all(|c| "ivxlc".contains(c)))
+    });
+    HEAD.is_match(t)
+        || contents_head
+        || (t.starts_with('(')
+            && t.ends_with(')')
+            && (line.size > body_size + 0.5 || t.starts_with("(Part")))
 }
 
 #[cfg(test)]

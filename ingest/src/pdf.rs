@@ -120,6 +120,11 @@ pub fn read_pages(bytes: &[u8], lib: &Path) -> Result<Vec<Page>, PdfError> {
             if ch == '\u{2}' {
                 ch = '-';
             }
+            // Symbol fonts put ASCII in the private-use block (U+F02A is the asterisk of an
+            // omission mark in the 2022 edition).
+            if ('\u{F020}'..='\u{F07E}').contains(&ch) {
+                ch = char::from_u32(ch as u32 - 0xF000).unwrap_or(ch);
+            }
             if ch.is_control() {
                 continue;
             }

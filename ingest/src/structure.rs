@@ -401,6 +401,33 @@ impl Builder {
         }
     }
 
+    /// An omitted Article whose bold heading is only its number carries its old title in the
+    /// text, across lines: `131A. Exclusive … Central laws.].—Omitted by the Constitution …`.
+    /// Moves that title out of the text.
+    fn split_stub_title(&mut self) {
+        let Some(at) = self.text.find("Omitted") else {
+            return;
+        };
+        let head = &self.text[..at];
+        if head.chars().count() > 300 {
+            return;
+        }
+        let title = clean_marginal_title(
+            head.trim_matches(|c: char| c.is_whitespace() || "[].—-".contains(c)),
+        );
+        let removed = head.chars().count();
+        self.title = title;
+        self.text = self.text[at..].to_string();
+        self.chars = self.text.chars().count();
+        self.paras = vec![0];
+        for (_, off) in self.markers.iter_mut() {
+            *off = off.map(|o| o.saturating_sub(removed));
+        }
+        for off in self.closes.values_mut() {
+            *off = off.saturating_sub(removed);
+        }
+    }
+
     /// Drops the `]` that closes a bracketed provision (`[232. … (w.e.f. 1-11-1956)].`).
     fn unframe(&mut self) {
         let t = self.text.trim_end();
@@ -448,6 +475,9 @@ impl<'a> Segmenter<'a> {
         if let Some(mut b) = self.current.take() {
             if b.framed {
                 b.unframe();
+            }
+            if b.kind == ProvisionKind::Article && b.title.is_empty() {
+                b.split_stub_title();
             }
             self.done.push(b);
         }
@@ -1147,7 +1177,12 @@ pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureErr
         });
     }
 
-    add_missing_stubs(&contents, &mut provisions, &footnotes, &notes, pages);
+    let body_pages: Vec<PageLayout> = pages
+        .iter()
+        .filter(|p| p.number >= preamble_page)
+        .cloned()
+        .collect();
+    add_missing_stubs(&contents, &mut provisions, &footnotes, &notes, &body_pages);
 
     // Coverage against the Contents.
     let mut seen: BTreeMap<RefId, usize> = BTreeMap::new();
@@ -1186,7 +1221,8 @@ fn contents_title(contents: &[ContentsEntry], id: &RefId) -> Option<String> {
 }
 
 /// An Article the Contents lists as omitted that has no heading of its own in the body (238,
-/// whose whole Part VII was omitted) gets a stub carrying its Part's omission note.
+/// whose whole Part VII was omitted) gets a stub carrying its Part's omission note. `pages` are
+/// the body's pages (the Contents also prints the Part's heading).
 fn add_missing_stubs(
     contents: &[ContentsEntry],
     provisions: &mut Vec<Provision>,
@@ -1204,8 +1240,9 @@ fn add_missing_stubs(
         let page = pages.iter().find(|p| {
             p.body.iter().any(|l| {
                 let t = l.text();
+                // The 2022 edition puts a `*` note on the heading.
                 PART_HEADING
-                    .captures(t.trim())
+                    .captures(t.trim().trim_start_matches(['*', '[']))
                     .is_some_and(|c| c[1] == *part)
             })
         });

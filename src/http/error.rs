@@ -1,7 +1,8 @@
 //! The one place where errors become HTTP responses:
 //! `{"error": {"code": "unknown_ref", "message": "..."}}` with a 4xx/5xx status.
 
-use axum::http::StatusCode;
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -24,11 +25,27 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// A path or query string the extractors cannot decode is a bad request, in the same JSON shape.
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> Self {
+        ApiError(AppError::BadRequest(e.body_text()))
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(e: QueryRejection) -> Self {
+        ApiError(AppError::BadRequest(e.body_text()))
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = match &self.0 {
             AppError::UnknownRef { .. } => (StatusCode::NOT_FOUND, "unknown_ref"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::MethodNotAllowed { .. } => {
+                (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+            }
             AppError::NoCorpus => (StatusCode::SERVICE_UNAVAILABLE, "no_corpus"),
             AppError::File { .. } | AppError::Ingest(_) | AppError::Incomplete { .. } => {
                 (StatusCode::UNPROCESSABLE_ENTITY, "bad_document")
@@ -55,4 +72,12 @@ pub async fn not_found(uri: axum::http::Uri) -> ApiError {
         "no such endpoint: {}",
         uri.path()
     )))
+}
+
+/// A known path with the wrong method: 405 (axum keeps the `Allow` header) with a JSON body.
+pub async fn method_not_allowed(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError(AppError::MethodNotAllowed {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    })
 }

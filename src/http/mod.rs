@@ -25,6 +25,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(provisions::router())
         .fallback(error::not_found)
+        .method_not_allowed_fallback(error::method_not_allowed)
         .layer(TraceLayer::new_for_http())
         .with_state(state)
 }

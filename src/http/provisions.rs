@@ -1,5 +1,6 @@
 //! `GET /v1/provisions/{ref}` and the table of contents.
 
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -19,8 +20,9 @@ pub fn router() -> Router<AppState> {
 
 async fn one(
     State(state): State<AppState>,
-    Path(reference): Path<String>,
+    reference: Result<Path<String>, PathRejection>,
 ) -> Result<Json<ProvisionView>, ApiError> {
+    let Path(reference) = reference?;
     Ok(Json(lookup(&state.pool, &reference).await?))
 }
 
@@ -34,8 +36,9 @@ const KINDS: [&str; 4] = ["preamble", "article", "schedule", "appendix"];
 
 async fn list(
     State(state): State<AppState>,
-    Query(q): Query<ListQuery>,
+    query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let Query(q) = query?;
     let part = q.part.map(|p| p.trim().to_ascii_uppercase());
     let kind = q.kind.map(|k| k.trim().to_ascii_lowercase());
     if let Some(k) = &kind {
