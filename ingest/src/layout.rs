@@ -460,7 +460,7 @@ mod tests {
         assert_eq!(l.body.len(), 1);
         let line = &l.body[0];
         assert_eq!(line.toks[0], Tok::Marker(2));
-        assert_eq!(line.text(), "[21A. Right to education. —The State shall");
+        assert_eq!(line.text(), "[21A. Right to education.—The State shall");
         assert!(line.starts_bold());
     }
 

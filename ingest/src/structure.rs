@@ -881,7 +881,9 @@ pub fn label_clauses(
         let end = paras.get(i + 1).copied().unwrap_or(total);
         chars[start..end].iter().collect::<String>()
     };
-    // (label, kind, level, start)
+    // (label, kind, level, start). Levels: 10 clause, 15 proviso or Explanation of a clause
+    // (its sub-clauses nest inside it), 20 sub-clause, 30 item; 5 for a proviso or Explanation
+    // of the whole Article; 0 for a heading inside a Schedule.
     let mut opened: Vec<(String, ClauseKind, u8, usize)> = Vec::new();
     let mut l1: Option<String> = None;
     let mut l2: Option<String> = None;
@@ -908,7 +910,7 @@ pub fn label_clauses(
                     _ if kind == ProvisionKind::Appendix => format!("para {n}"),
                     _ => format!("entry {n}"),
                 };
-                opened.push((label, ClauseKind::ScheduleItem, 1, start));
+                opened.push((label, ClauseKind::ScheduleItem, 10, start));
             }
             continue;
         }
@@ -918,7 +920,7 @@ pub fn label_clauses(
                 let label = format!("({lab})");
                 l1 = Some(label.clone());
                 l2 = None;
-                opened.push((label, ClauseKind::Clause, 1, start));
+                opened.push((label, ClauseKind::Clause, 10, start));
             } else {
                 // "(i)" is an item under a sub-clause unless the letters have run on to it.
                 let prev_letter = l2
@@ -935,14 +937,14 @@ pub fn label_clauses(
                         l1.clone().unwrap_or_default(),
                         l2.clone().unwrap_or_default()
                     );
-                    opened.push((label, ClauseKind::Item, 3, start));
+                    opened.push((label, ClauseKind::Item, 30, start));
                 } else {
                     let label = format!("({lab})");
                     l2 = Some(label.clone());
                     opened.push((
                         format!("{}{label}", l1.clone().unwrap_or_default()),
                         ClauseKind::SubClause,
-                        2,
+                        20,
                         start,
                     ));
                 }
@@ -957,7 +959,7 @@ pub fn label_clauses(
                 (1, false) => format!("{parent} proviso"),
                 (k, false) => format!("{parent} proviso {k}"),
             };
-            let level = if parent.is_empty() { 1 } else { 2 };
+            let level = if parent.is_empty() { 5 } else { 15 };
             l2 = None;
             opened.push((label, ClauseKind::Proviso, level, start));
         } else if let Some(c) = EXPLANATION.captures(p) {
@@ -969,7 +971,7 @@ pub fn label_clauses(
                 Some(parent) => format!("{parent} {name}"),
                 None => name,
             };
-            let level = if l1.is_some() { 2 } else { 1 };
+            let level = if l1.is_some() { 15 } else { 5 };
             l2 = None;
             opened.push((label, ClauseKind::Explanation, level, start));
         }
