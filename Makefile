@@ -53,18 +53,13 @@ run: db-up build ## Serve the API (migrates, and ingests the default PDF when th
 ingest: db-up build ## Ingest the corpus
 	target/release/nyaya ingest $(ARGS)
 
-test: db-up ## fmt check, clippy -D warnings, all tests (nextest + doc tests when nextest is installed)
+test: db-up ## fmt check, clippy -D warnings, every test (unit, corpus, integration against Postgres)
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
-	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
-	  echo "$(CARGO) nextest run --workspace" && $(CARGO) nextest run --workspace && \
-	  echo "$(CARGO) test --doc --workspace" && $(CARGO) test --doc --workspace; \
-	else \
-	  echo "$(CARGO) test --workspace" && $(CARGO) test --workspace; \
-	fi
+	$(CARGO) test --workspace
 
-bench: db-up ## Run the ingest benchmarks
-	$(CARGO) bench -p nyaya-ingest
+bench: setup ## Parse-time benchmark of the whole PDF (criterion; prints mean and spread)
+	$(CARGO) bench -p nyaya-ingest --bench parse
 
 fmt: ## Format all Rust code
 	$(CARGO) fmt --all

@@ -265,8 +265,13 @@ pub fn group_footnotes(page: &PageLayout) -> Vec<Footnote> {
     notes
 }
 
+/// A line that ends in a hyphen ("twenty-" / "four") joins the next without a space.
+fn ends_with_hyphen(text: &str) -> bool {
+    text.ends_with('-') && !text.ends_with(" -")
+}
+
 fn join_line(text: &mut String, more: &str) {
-    if text.ends_with('-') && !text.ends_with(" -") {
+    if ends_with_hyphen(text) {
         text.push_str(more);
     } else {
         if !text.is_empty() {
@@ -370,7 +375,7 @@ impl Builder {
             } else if new_para {
                 self.push_str("\n");
                 self.paras.push(self.chars);
-            } else if !(self.text.ends_with('-') && !self.text.ends_with(" -")) {
+            } else if !ends_with_hyphen(&self.text) {
                 self.push_str(" ");
             }
             start_chars = self.chars;
@@ -600,7 +605,7 @@ impl<'a> Segmenter<'a> {
 
     /// A Schedule or Appendix heading: centred, bold, and the next in sequence.
     fn try_annex_heading(&mut self, line: &CLine) -> bool {
-        if !(line.centred && !line.bold_prefix().is_empty()) {
+        if !line.centred || line.bold_prefix().is_empty() {
             return false;
         }
         let text = line.text.trim();
@@ -890,10 +895,9 @@ pub fn label_clauses(
     let mut provisos: HashMap<String, u32> = HashMap::new();
     let mut list: Option<String> = None;
     let is_annex = matches!(kind, ProvisionKind::Schedule | ProvisionKind::Appendix);
-    for i in 0..paras.len() {
+    for (i, &start) in paras.iter().enumerate() {
         let p = para_text(i);
         let p = p.trim_start();
-        let start = paras[i];
         if is_annex {
             if heading_paras.contains(&start) {
                 if let Some(c) = LIST_HEADING.captures(p) {

@@ -49,7 +49,7 @@ pub fn get<'a>(doc: &'a ParsedDocument, id: &str) -> &'a Provision {
 }
 
 /// The text of a clause by its label.
-pub fn clause_text<'a>(p: &'a Provision, label: &str) -> String {
+pub fn clause_text(p: &Provision, label: &str) -> String {
     let c = p
         .clauses
         .iter()
