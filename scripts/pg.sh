@@ -245,7 +245,9 @@ cmd_up() {
   else
     clear_stale
     log "starting PostgreSQL on 127.0.0.1:$PORT (home $HOME_DIR, log $LOG)"
-    if ! (cd "$HOME_DIR" && as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 120 start >/dev/null); then
+    # 9>&-: the server must not inherit the lock's descriptor, or it holds the lock for its
+    # whole life and every later `up` waits forever.
+    if ! (cd "$HOME_DIR" && as_pg "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 120 start >/dev/null 9>&-); then
       tail -n 30 "$LOG" >&2 || true
       die "pg_ctl start failed (full log: $LOG)"
     fi

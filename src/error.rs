@@ -14,6 +14,9 @@ pub enum AppError {
     /// The path exists but not for this HTTP method.
     #[error("{method} is not allowed on {path}")]
     MethodNotAllowed { method: String, path: String },
+    /// A path the API does not have.
+    #[error("no such endpoint: {path}")]
+    NoSuchEndpoint { path: String },
     /// No corpus has been ingested yet.
     #[error("no corpus is loaded yet: run `nyaya ingest`")]
     NoCorpus,

@@ -18,5 +18,10 @@ pub async fn lookup(pool: &PgPool, reference: &str) -> AppResult<ProvisionView> 
         .map(|r| r.id)
         .or_else(|| reference.trim().to_ascii_uppercase().parse::<RefId>().ok())
         .ok_or_else(unknown)?;
-    store::get_provision(pool, &id).await?.ok_or_else(unknown)
+    match store::get_provision(pool, &id).await? {
+        Some(p) => Ok(p),
+        // "Not in the Constitution" and "nothing ingested yet" are different answers.
+        None if store::corpus_info(pool).await?.is_none() => Err(AppError::NoCorpus),
+        None => Err(unknown()),
+    }
 }

@@ -60,13 +60,30 @@ async fn count(pool: &PgPool, table: &str) -> usize {
         .unwrap() as usize
 }
 
-/// The first ingest stores a complete corpus whose rows match its summary; ingesting the same
-/// file again is a no-op that reports the same summary and rewrites nothing.
+/// Asserts that `err` is the expected kind and that its message says what is wrong.
+fn check_error(input: &str, err: &AppError, matches: bool, must_say: &[&str]) {
+    let msg = err.to_string();
+    assert!(matches, "{input}: unexpected error variant {err:?}");
+    for words in must_say {
+        assert!(
+            msg.contains(words),
+            "{input}: message {msg:?} should say {words:?}"
+        );
+    }
+}
+
+/// The whole life of a stored corpus, with one parse of the real PDF:
+/// 1. the first ingest stores a complete corpus whose rows match its summary;
+/// 2. ingesting the same file again is a no-op that reports the same summary, rewrites nothing;
+/// 3. each bad input (missing file, folder, text, empty file, truncated PDF, a valid PDF of
+///    another document) fails with an error naming the problem, and the stored corpus (document
+///    rows, provisions, chunk ids, text) is exactly as before.
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
-async fn first_ingest_stores_and_reingest_is_a_no_op(pool: PgPool) {
+async fn ingest_stores_once_and_bad_inputs_change_nothing(pool: PgPool) {
     let cfg = config(&pool);
     let pdf = real_pdf();
 
+    // 1. First ingest.
     let first = ingest_file(&pool, &cfg, &pdf).await.expect("first ingest");
     let s = &first.summary;
     assert!(first.complete, "{s:?}");
@@ -112,38 +129,15 @@ async fn first_ingest_stores_and_reingest_is_a_no_op(pool: PgPool) {
     assert!(current && has_pdf && sha == s.sha256);
     assert_eq!(stored.provision_documents, [doc_id]);
 
-    // Same file again: nothing is rewritten (same document row, same chunk ids).
+    // 2. Same file again: nothing is rewritten (same document row, same chunk ids).
     let second = ingest_file(&pool, &cfg, &pdf).await.expect("second ingest");
     assert!(second.complete);
     assert!(!second.summary.changed, "a re-ingest must be a no-op");
     assert_eq!(comparable(&second.summary), comparable(s));
     assert_eq!(snapshot(&pool).await, stored);
-}
 
-/// Asserts that `err` is the expected kind and that its message says what is wrong.
-fn check_error(input: &str, err: &AppError, matches: bool, must_say: &[&str]) {
-    let msg = err.to_string();
-    assert!(matches, "{input}: unexpected error variant {err:?}");
-    for words in must_say {
-        assert!(
-            msg.contains(words),
-            "{input}: message {msg:?} should say {words:?}"
-        );
-    }
-}
-
-/// With the real corpus stored, each bad input fails with an error naming the problem, and the
-/// stored corpus (document rows, provisions, chunk ids, text) is exactly as before.
-#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
-async fn bad_inputs_fail_clearly_and_leave_the_corpus_untouched(pool: PgPool) {
-    let cfg = config(&pool);
-    let stored = ingest_file(&pool, &cfg, &real_pdf())
-        .await
-        .expect("seed ingest");
-    assert!(stored.complete && stored.summary.changed);
-    let before = snapshot(&pool).await;
-    assert_eq!(before.provisions as usize, stored.summary.provisions);
-
+    // 3. Bad inputs, each compared against the stored corpus.
+    let before = stored;
     let tmp = TempDir::new("bad-inputs");
     let real = std::fs::read(real_pdf()).unwrap();
 

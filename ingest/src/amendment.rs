@@ -109,8 +109,13 @@ pub fn split_footnote_number(text: &str) -> Option<(u32, &str)> {
         return starts_note.then_some((n, rest));
     }
     if after.len() == after_spaces.len() {
-        // "31st", "2019(": no separator after the digits.
-        return None;
+        // "31st", "2019(": no separator after the digits — unless a note's verb follows, as in
+        // p.42's "2Ins. by the Constitution (Eighty-sixth Amendment) Act".
+        const VERBS: [&str; 6] = ["Ins.", "Subs.", "Omitted", "Added", "Rep.", "Renumbered"];
+        return VERBS
+            .iter()
+            .any(|v| after.starts_with(v))
+            .then_some((n, after));
     }
     let mut chars = after_spaces.chars();
     let capital = chars.next().is_some_and(char::is_uppercase);

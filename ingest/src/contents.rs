@@ -169,8 +169,12 @@ fn push_title(title: &mut String, more: &str) {
 /// Trims brackets and dashes that frame a listed title ("[Omitted.]", "—The States.").
 fn clean_title(t: &str) -> String {
     let t = t.trim().trim_start_matches(['—', '-', '.', ' ']);
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
+    let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    // "List II— State List", "PART C—Provisions": one spacing for the dash.
+    DASH.replace_all(&t, " — ").to_string()
 }
+
+static DASH: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s*—\s*").unwrap());
 
 #[cfg(test)]
 mod tests {

@@ -123,7 +123,7 @@ impl Provision {
             ProvisionKind::Appendix => format!("Appendix {}", self.number),
         };
         let mut s = name;
-        if !self.title.is_empty() {
+        if !self.title.is_empty() && self.kind != ProvisionKind::Preamble {
             s.push_str(" — ");
             s.push_str(&self.title);
         }

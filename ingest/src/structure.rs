@@ -232,8 +232,14 @@ pub fn group_footnotes(page: &PageLayout) -> Vec<Footnote> {
             continue;
         }
         let at_margin = line.x0 < 165.0;
+        // At the margin a number and a full stop always start a note, even when a date follows
+        // ("4. 7-1-2004, vide notification …", p.104).
         let numbered = if at_margin {
-            amendment::split_footnote_number(t)
+            amendment::split_footnote_number(t).or_else(|| {
+                FOOTNOTE_AT_MARGIN
+                    .captures(t)
+                    .and_then(|c| Some((c[1].parse().ok()?, c.get(2)?.as_str())))
+            })
         } else {
             None
         };
@@ -284,6 +290,8 @@ fn join_line(text: &mut String, more: &str) {
 // ---------------------------------------------------------------------------------------------
 // Stage 2: segmentation
 
+static FOOTNOTE_AT_MARGIN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\d{1,2})\s*\.\s+(\d.*)$").unwrap());
 static PART_HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^PART\s+([IVXLC]+[A-Z]?)\b\s*\.?\s*(.*)$").unwrap());
 static ARTICLE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
@@ -1331,4 +1339,215 @@ fn find_edition(pages: &[PageLayout]) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line built from tokens; `m(n)` is a marker, `t(s)` regular text, `b(s)` bold.
+    fn line(page: u32, x0: f32, toks: Vec<Tok>) -> Line {
+        Line {
+            page,
+            y: 500.0,
+            x0,
+            x1: 450.0,
+            size: 9.12,
+            toks,
+        }
+    }
+    fn m(n: u32) -> Tok {
+        Tok::Marker(n)
+    }
+    fn t(s: &str) -> Tok {
+        Tok::Text {
+            s: s.into(),
+            bold: false,
+        }
+    }
+    fn b(s: &str) -> Tok {
+        Tok::Text {
+            s: s.into(),
+            bold: true,
+        }
+    }
+
+    fn clean(lines: &[Line]) -> (Vec<CLine>, Vec<MarkerOcc>) {
+        let with_width: Vec<(&Line, f32)> = lines.iter().map(|l| (l, 612.0)).collect();
+        let mut markers = Vec::new();
+        let out = clean_lines(&with_width, &mut markers);
+        (out, markers)
+    }
+
+    #[test]
+    fn nested_markers_and_their_brackets_are_stripped() {
+        // p.143, Article 239A(1): "4[for the Union territory of 5[Puducherry]]—"
+        let (out, markers) = clean(&[
+            line(
+                143,
+                305.0,
+                vec![t("(1) Parliament may by law create "), m(4), t("[for")],
+            ),
+            line(
+                143,
+                162.0,
+                vec![t("the Union territory of "), m(5), t("[Puducherry]]— ")],
+            ),
+        ]);
+        assert_eq!(out[0].text, "(1) Parliament may by law create for");
+        assert_eq!(out[1].text, "the Union territory of Puducherry—");
+        assert_eq!(
+            markers.iter().map(|m| m.number).collect::<Vec<_>>(),
+            vec![Some(4), Some(5)]
+        );
+        // Both brackets close on the second line: 5 first (innermost), then 4.
+        let closes: Vec<Ev> = out[1]
+            .events
+            .iter()
+            .map(|e| e.1)
+            .filter(|e| matches!(e, Ev::Close(_)))
+            .collect();
+        assert_eq!(closes, vec![Ev::Close(1), Ev::Close(0)]);
+    }
+
+    #[test]
+    fn marker_after_the_number_and_inserted_heading() {
+        // p.223: "334. 4[Reservation of seats …" and p.42: "2[21A. Right to education."
+        let (out, _) = clean(&[
+            line(
+                223,
+                186.0,
+                vec![b("334. "), m(4), t("["), b("Reservation of seats")],
+            ),
+            line(
+                42,
+                189.0,
+                vec![
+                    m(2),
+                    t("["),
+                    b("21A. Right to education."),
+                    t("—The State shall"),
+                ],
+            ),
+        ]);
+        assert_eq!(out[0].text, "334. Reservation of seats");
+        assert_eq!(out[1].text, "21A. Right to education.—The State shall");
+        assert_eq!(out[1].bold_prefix(), "21A. Right to education.");
+    }
+
+    #[test]
+    fn omission_asterisks_go_and_printed_brackets_stay() {
+        // p.348 (Seventh Schedule, List II): "3. 3*** Officers and servants of the High Court"
+        // p.33 (Article 2A stub): "3[2A. [Sikkim to be associated with the Union.] —Omitted …]"
+        let (out, _) = clean(&[
+            line(
+                348,
+                180.0,
+                vec![t("3. "), m(3), t("*** Officers and servants")],
+            ),
+            line(
+                33,
+                189.0,
+                vec![
+                    m(3),
+                    t("["),
+                    b("2A. "),
+                    t("[Sikkim to be associated with the Union.] —Omitted by the"),
+                ],
+            ),
+            line(
+                33,
+                162.0,
+                vec![t(
+                    "Constitution (Thirty-sixth Amendment) Act, 1975, s. 5 (w.e.f. 26-4-1975).]",
+                )],
+            ),
+        ]);
+        assert_eq!(out[0].text, "3. Officers and servants");
+        assert_eq!(
+            out[1].text,
+            "2A. [Sikkim to be associated with the Union.] —Omitted by the"
+        );
+        assert!(out[2].text.ends_with("(w.e.f. 26-4-1975)."));
+    }
+
+    #[test]
+    fn a_star_before_a_bracket_is_a_note_reference() {
+        // p.143: "3*[239A. Creation of local Legislatures …" with a "*" footnote on the page.
+        let (out, markers) = clean(&[line(143, 189.0, vec![m(3), t("*["), b("239A. Creation")])]);
+        assert_eq!(out[0].text, "239A. Creation");
+        assert_eq!(
+            markers.len(),
+            1,
+            "the marker opens the bracket; the star adds no marker"
+        );
+        let (_, markers) = clean(&[line(143, 189.0, vec![t("*["), b("239A. Creation")])]);
+        assert_eq!(
+            markers,
+            vec![MarkerOcc {
+                page: 143,
+                number: None
+            }]
+        );
+    }
+
+    #[test]
+    fn footnotes_group_by_number_with_odd_spacing() {
+        // p.32: "2 . Subs. by s. 2, ibid." has a space before the full stop; p.42: "2Ins." none.
+        let mk = |x0: f32, s: &str| line(32, x0, vec![t(s)]);
+        let page = PageLayout {
+            number: 32,
+            width: 612.0,
+            body_size: 9.12,
+            body: vec![],
+            footnotes: vec![
+                mk(162.0, "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2, for \"SOVEREIGN"),
+                mk(170.4, "DEMOCRATIC REPUBLIC\" (w.e.f. 3-1-1977)."),
+                mk(162.0, "2 . Subs. by s. 2, ibid., for \"Unity of the Nation\" (w.e.f. 3-1-1977)."),
+                mk(162.0, "3Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2 (w.e.f. 1-4-2010)."),
+            ],
+        };
+        let notes = group_footnotes(&page);
+        assert_eq!(
+            notes.iter().map(|n| n.number).collect::<Vec<_>>(),
+            vec![Some(1), Some(2), Some(3)]
+        );
+        assert!(notes[0]
+            .text
+            .ends_with("DEMOCRATIC REPUBLIC\" (w.e.f. 3-1-1977)."));
+        assert!(notes[1].text.starts_with("Subs. by s. 2, ibid."));
+        assert!(notes[2].text.starts_with("Ins. by"));
+    }
+
+    #[test]
+    fn clause_labels_nest_and_roman_items_are_told_from_letters() {
+        let text = "(1) A.\n(a) b;\n(h) c;\n(i) d;\n(2) E—\n(a) f—\n(i) g;\n(ii) h.\nProvided that i.\nExplanation.—j.";
+        let mut paras = vec![0];
+        for (i, ch) in text.chars().enumerate() {
+            if ch == '\n' {
+                paras.push(i + 1);
+            }
+        }
+        let id = RefId::article("19").unwrap();
+        let labels: Vec<String> =
+            label_clauses(ProvisionKind::Article, &id, text, &paras, &HashSet::new())
+                .into_iter()
+                .map(|c| c.label)
+                .collect();
+        assert_eq!(
+            labels,
+            vec![
+                "(1)",
+                "(1)(a)",
+                "(1)(h)",
+                "(1)(i)",
+                "(2)",
+                "(2)(a)",
+                "(2)(a)(i)",
+                "(2)(a)(ii)",
+                "(2) proviso",
+                "(2) Explanation"
+            ]
+        );
+    }
 }

@@ -42,6 +42,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = match &self.0 {
             AppError::UnknownRef { .. } => (StatusCode::NOT_FOUND, "unknown_ref"),
+            AppError::NoSuchEndpoint { .. } => (StatusCode::NOT_FOUND, "not_found"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AppError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
@@ -68,10 +69,9 @@ impl IntoResponse for ApiError {
 
 /// Unknown paths get the same JSON shape as every other error.
 pub async fn not_found(uri: axum::http::Uri) -> ApiError {
-    ApiError(AppError::BadRequest(format!(
-        "no such endpoint: {}",
-        uri.path()
-    )))
+    ApiError(AppError::NoSuchEndpoint {
+        path: uri.path().to_string(),
+    })
 }
 
 /// A known path with the wrong method: 405 (axum keeps the `Allow` header) with a JSON body.
