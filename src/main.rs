@@ -119,6 +119,29 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 );
                 println!();
                 println!("{}", p.text);
+                let out: Vec<String> = p
+                    .cross_refs
+                    .outgoing
+                    .iter()
+                    .map(|x| match (&x.to, &x.to_part) {
+                        (Some(r), _) => format!("{r}{}", x.clause.as_deref().unwrap_or("")),
+                        (None, Some(part)) => format!("Part {part}"),
+                        _ => x.surface.clone(),
+                    })
+                    .collect();
+                if !out.is_empty() {
+                    println!();
+                    println!("Refers to: {}", out.join(", "));
+                }
+                let mut incoming: Vec<&str> = Vec::new();
+                for x in &p.cross_refs.incoming {
+                    if !incoming.contains(&x.from.as_str()) {
+                        incoming.push(&x.from);
+                    }
+                }
+                if !incoming.is_empty() {
+                    println!("Referred to by: {}", incoming.join(", "));
+                }
                 if !p.amendments.is_empty() {
                     println!();
                     for a in &p.amendments {
