@@ -6,7 +6,8 @@
 #   DATABASE_URL         default: the embedded server's URL (`bash scripts/pg.sh url`); set it
 #                        to another URL to use an external database (db-up then starts nothing)
 #   NYAYA_PDFIUM_LIB     default: .cache/lib/libpdfium.so
-#   NYAYA_TOKENIZER_DIR  default: .cache/models/all-minilm-l6-v2
+#   NYAYA_MODEL_DIR      default: .cache/models/all-minilm-l6-v2 (tokenizer, model.onnx, nyaya-model.json)
+#   NYAYA_ORT_LIB        default: .cache/lib/libonnxruntime.so.1.32.0
 #   NYAYA_PG_PORT, NYAYA_PG_HOME, NYAYA_EMBEDDED_PG: see scripts/pg.sh
 #   CARGO                default: cargo;  ARGS: extra arguments for `nyaya serve` / `nyaya ingest`
 
@@ -20,8 +21,9 @@ ifeq ($(origin DATABASE_URL),undefined)
 DATABASE_URL := $(shell bash scripts/pg.sh url)
 endif
 NYAYA_PDFIUM_LIB ?= $(CURDIR)/.cache/lib/libpdfium.so
-NYAYA_TOKENIZER_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
-export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_TOKENIZER_DIR
+NYAYA_MODEL_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
+NYAYA_ORT_LIB ?= $(CURDIR)/.cache/lib/libonnxruntime.so.1.32.0
+export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
 .PHONY: help setup db-up db-down db-status clean-db build run ingest test bench fmt lint
 

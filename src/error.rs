@@ -35,6 +35,9 @@ pub enum AppError {
     /// Loading a tokenizer or another local resource failed.
     #[error("{0}")]
     Resource(String),
+    /// The embedding model could not be loaded or run.
+    #[error(transparent)]
+    Embed(#[from] crate::embed::EmbedError),
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),
     #[error("database migration failed: {0}")]

@@ -10,6 +10,7 @@ use nyaya_ingest::chunk::{chunk_provision, HfTokenCounter};
 use nyaya_ingest::{ProvisionKind, PARSER_VERSION};
 
 use crate::config::Config;
+use crate::embed::{embed_all, Embedder, ModelManifest, OnnxEmbedder};
 use crate::error::{AppError, AppResult};
 use crate::store::{self, IngestSummary};
 
@@ -32,6 +33,15 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
     let sha256 = nyaya_ingest::sha256_hex(&bytes);
     if let Some(mut summary) = store::current_if_same(pool, &sha256, PARSER_VERSION).await? {
         summary.changed = false;
+        // The corpus is the same; the embedding model may not be. Only vectors change then.
+        let manifest = ModelManifest::load(&cfg.model_dir)?;
+        if !cfg.no_embed && store::chunks_not_embedded_by(pool, &manifest.id).await? > 0 {
+            summary.embedded = reembed(pool, cfg).await?;
+            summary.model = manifest.id;
+            store::update_summary(pool, &summary).await?;
+        } else {
+            summary.embedded = 0;
+        }
         summary.seconds = started.elapsed().as_secs_f64();
         return Ok(IngestOutcome {
             summary,
@@ -40,21 +50,34 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
     }
 
     let lib = cfg.pdfium_lib.clone();
-    let tokenizer_dir = cfg.tokenizer_dir.clone();
+    let model_dir = cfg.model_dir.clone();
     let max_tokens = cfg.chunk_tokens;
-    let (doc, chunks, pages, bytes) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let doc = nyaya_ingest::parse_pdf(&bytes, &lib)?;
-        let counter = HfTokenCounter::from_dir(&tokenizer_dir).map_err(AppError::Resource)?;
-        let chunks: Vec<_> = doc
-            .provisions
-            .iter()
-            .flat_map(|p| chunk_provision(p, &counter, max_tokens))
-            .collect();
-        let pages = doc.provisions.iter().map(|p| p.page_end).max().unwrap_or(0);
-        Ok((doc, chunks, pages, bytes))
-    })
-    .await
-    .map_err(|e| AppError::Resource(format!("ingest task failed: {e}")))??;
+    let ort_lib = cfg.ort_lib.clone();
+    let no_embed = cfg.no_embed;
+    let (doc, chunks, vectors, model_id, pages, bytes) =
+        tokio::task::spawn_blocking(move || -> AppResult<_> {
+            let doc = nyaya_ingest::parse_pdf(&bytes, &lib)?;
+            let counter = HfTokenCounter::from_dir(&model_dir).map_err(AppError::Resource)?;
+            let chunks: Vec<_> = doc
+                .provisions
+                .iter()
+                .flat_map(|p| chunk_provision(p, &counter, max_tokens))
+                .collect();
+            let pages = doc.provisions.iter().map(|p| p.page_end).max().unwrap_or(0);
+            // An incomplete parse is reported, not stored: no need to embed it.
+            let (vectors, model_id) =
+                if doc.missing.is_empty() && doc.duplicates.is_empty() && !no_embed {
+                    let embedder = OnnxEmbedder::load(&model_dir, &ort_lib)?;
+                    let texts: Vec<String> = chunks.iter().map(embedding_text).collect();
+                    let vectors = embed_all(&embedder, &texts, progress_bar("embedding"))?;
+                    (vectors, embedder.manifest().id.clone())
+                } else {
+                    (Vec::new(), String::new())
+                };
+            Ok((doc, chunks, vectors, model_id, pages, bytes))
+        })
+        .await
+        .map_err(|e| AppError::Resource(format!("ingest task failed: {e}")))??;
 
     let count = |k: ProvisionKind| doc.provisions.iter().filter(|p| p.kind == k).count();
     let mut summary = IngestSummary {
@@ -71,6 +94,8 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
         cross_refs: doc.provisions.iter().map(|p| p.cross_refs.len()).sum(),
         missing: doc.missing.iter().map(|r| r.to_string()).collect(),
         duplicates: doc.duplicates.iter().map(|r| r.to_string()).collect(),
+        embedded: vectors.len(),
+        model: model_id.clone(),
         changed: true,
         seconds: 0.0,
     };
@@ -89,10 +114,61 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    summary.changed = store::replace_corpus(pool, &doc, &chunks, &summary, &name, &bytes).await?;
+    let stored = store::NewCorpus {
+        doc: &doc,
+        chunks: &chunks,
+        vectors: &vectors,
+        model_id: &model_id,
+        summary: &summary,
+        source_name: &name,
+        pdf: &bytes,
+    };
+    summary.changed = store::replace_corpus(pool, &stored).await?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(IngestOutcome {
         summary,
         complete: true,
     })
+}
+
+/// What a chunk's vector is made from: its heading line, then its text.
+fn embedding_text(c: &nyaya_ingest::Chunk) -> String {
+    format!("{}\n{}", c.heading, c.text)
+}
+
+/// Embeds the stored chunks that lack a vector from the configured model: all of them after a
+/// model change, the rest after an interrupted or `--no-embed` ingest. The corpus is unchanged.
+async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
+    let model_id = ModelManifest::load(&cfg.model_dir)?.id;
+    let chunks = store::chunk_texts_not_embedded_by(pool, &model_id).await?;
+    let (dir, lib) = (cfg.model_dir.clone(), cfg.ort_lib.clone());
+    let texts: Vec<String> = chunks
+        .iter()
+        .map(|(_, heading, text)| format!("{heading}\n{text}"))
+        .collect();
+    let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let embedder = OnnxEmbedder::load(&dir, &lib)?;
+        let vectors = embed_all(&embedder, &texts, progress_bar("re-embedding"))?;
+        Ok((vectors, embedder.manifest().id.clone()))
+    })
+    .await
+    .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+    let ids: Vec<i64> = chunks.iter().map(|(id, _, _)| *id).collect();
+    store::replace_vectors(pool, &ids, &vectors, &model_id).await?;
+    Ok(vectors.len())
+}
+
+/// Progress on stderr, one line that redraws itself, at most every 10 %.
+fn progress_bar(what: &'static str) -> impl FnMut(usize, usize) {
+    let mut last_tenth = 0;
+    move |done, total| {
+        let tenth = (done * 10).checked_div(total).unwrap_or(10);
+        if tenth > last_tenth || done == total {
+            last_tenth = tenth;
+            eprint!("\r{what}: {done}/{total} chunks");
+            if done == total {
+                eprintln!();
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod db;
+pub mod embed;
 pub mod error;
 pub mod http;
 pub mod ingest;

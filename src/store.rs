@@ -21,6 +21,12 @@ pub struct IngestSummary {
     pub chunks: usize,
     pub amendment_notes: usize,
     pub cross_refs: usize,
+    /// Chunks embedded by this run (0 when nothing needed it).
+    #[serde(default)]
+    pub embedded: usize,
+    /// The embedding model's id, stored with every vector.
+    #[serde(default)]
+    pub model: String,
     pub missing: Vec<String>,
     pub duplicates: Vec<String>,
     pub changed: bool,
@@ -43,16 +49,22 @@ pub async fn current_if_same(
     Ok(row.and_then(|r| serde_json::from_value(r.get::<serde_json::Value, _>("summary")).ok()))
 }
 
-/// Replaces the corpus with `doc` in one transaction. Readers see the old corpus until commit.
+/// Everything one ingest stores.
+pub struct NewCorpus<'a> {
+    pub doc: &'a ParsedDocument,
+    pub chunks: &'a [Chunk],
+    /// One vector per chunk, in order.
+    pub vectors: &'a [Vec<f32>],
+    pub model_id: &'a str,
+    pub summary: &'a IngestSummary,
+    pub source_name: &'a str,
+    pub pdf: &'a [u8],
+}
+
+/// Replaces the corpus in one transaction. Readers see the old corpus until commit.
 /// Returns false (and writes nothing) when a concurrent ingest already stored this file.
-pub async fn replace_corpus(
-    pool: &PgPool,
-    doc: &ParsedDocument,
-    chunks: &[Chunk],
-    summary: &IngestSummary,
-    source_name: &str,
-    pdf: &[u8],
-) -> AppResult<bool> {
+pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<bool> {
+    let summary = new.summary;
     let mut tx = pool.begin().await?;
     // One ingest at a time; the loser of a race sees the winner's row and stops.
     sqlx::query("SELECT pg_advisory_xact_lock(7262431)")
@@ -79,20 +91,95 @@ pub async fn replace_corpus(
         "INSERT INTO documents (edition, sha256, parser_version, source_name, pages, summary, pdf, is_current)
          VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id",
     )
-    .bind(&doc.edition)
+    .bind(&new.doc.edition)
     .bind(&summary.sha256)
     .bind(&summary.parser_version)
-    .bind(source_name)
+    .bind(new.source_name)
     .bind(summary.pages as i32)
     .bind(serde_json::to_value(summary).unwrap_or_default())
-    .bind(pdf)
+    .bind(new.pdf)
     .fetch_one(&mut *tx)
     .await?;
 
-    insert_provisions(&mut tx, document_id, &doc.provisions).await?;
-    insert_chunks(&mut tx, chunks).await?;
+    insert_provisions(&mut tx, document_id, &new.doc.provisions).await?;
+    insert_chunks(&mut tx, new.chunks, new.vectors, new.model_id).await?;
+    if let Some(dim) = new.vectors.first().map(Vec::len) {
+        ensure_vector_index(&mut tx, dim).await?;
+    }
     tx.commit().await?;
     Ok(true)
+}
+
+/// An HNSW (cosine) index over vectors of one dimension. The column is untyped so that any
+/// model fits; the index is on the cast, and the dense query uses the same cast.
+async fn ensure_vector_index(tx: &mut Transaction<'_, Postgres>, dim: usize) -> AppResult<()> {
+    let sql = format!(
+        "CREATE INDEX IF NOT EXISTS chunks_embedding_hnsw_{dim} ON chunks \
+         USING hnsw ((embedding::vector({dim})) vector_cosine_ops) WHERE vector_dims(embedding) = {dim}"
+    );
+    sqlx::query(&sql).execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// How many stored chunks lack a vector from `model_id`.
+pub async fn chunks_not_embedded_by(pool: &PgPool, model_id: &str) -> AppResult<i64> {
+    Ok(sqlx::query_scalar(
+        "SELECT count(*) FROM chunks WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM $1",
+    )
+    .bind(model_id)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// (id, heading, text) of the chunks without a vector from `model_id`, for (re-)embedding.
+pub async fn chunk_texts_not_embedded_by(
+    pool: &PgPool,
+    model_id: &str,
+) -> AppResult<Vec<(i64, String, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT id, heading, text FROM chunks
+         WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM $1 ORDER BY id",
+    )
+    .bind(model_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Swaps in vectors from another model, in one transaction.
+pub async fn replace_vectors(
+    pool: &PgPool,
+    ids: &[i64],
+    vectors: &[Vec<f32>],
+    model_id: &str,
+) -> AppResult<()> {
+    let mut tx = pool.begin().await?;
+    let texts: Vec<String> = vectors
+        .iter()
+        .map(|v| crate::embed::to_pgvector(v))
+        .collect();
+    sqlx::query(
+        "UPDATE chunks c SET embedding = v.e::vector, embedding_model = $3
+         FROM unnest($1::bigint[], $2::text[]) AS v(id, e) WHERE c.id = v.id",
+    )
+    .bind(ids)
+    .bind(&texts)
+    .bind(model_id)
+    .execute(&mut *tx)
+    .await?;
+    if let Some(dim) = vectors.first().map(Vec::len) {
+        ensure_vector_index(&mut tx, dim).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Rewrites the current document's stored summary (after a re-embed).
+pub async fn update_summary(pool: &PgPool, summary: &IngestSummary) -> AppResult<()> {
+    sqlx::query("UPDATE documents SET summary = $1 WHERE is_current")
+        .bind(serde_json::to_value(summary).unwrap_or_default())
+        .execute(pool)
+        .await?;
+    Ok(())
 }
 
 const BATCH: usize = 500;
@@ -211,12 +298,23 @@ async fn insert_provisions(
     Ok(())
 }
 
-async fn insert_chunks(tx: &mut Transaction<'_, Postgres>, chunks: &[Chunk]) -> AppResult<()> {
-    for batch in chunks.chunks(BATCH) {
+async fn insert_chunks(
+    tx: &mut Transaction<'_, Postgres>,
+    chunks: &[Chunk],
+    vectors: &[Vec<f32>],
+    model_id: &str,
+) -> AppResult<()> {
+    let rows: Vec<(&Chunk, Option<String>)> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c, vectors.get(i).map(|v| crate::embed::to_pgvector(v))))
+        .collect();
+    for batch in rows.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
-            "INSERT INTO chunks (ref_id, seq, clause_labels, start_char, end_char, heading, text, tokens) ",
+            "INSERT INTO chunks (ref_id, seq, clause_labels, start_char, end_char, heading, text, tokens, \
+             embedding, embedding_model) ",
         );
-        qb.push_values(batch, |mut b, c| {
+        qb.push_values(batch, |mut b, (c, vector)| {
             b.push_bind(c.provision.as_str())
                 .push_bind(c.seq as i32)
                 .push_bind(&c.clause_labels)
@@ -224,7 +322,10 @@ async fn insert_chunks(tx: &mut Transaction<'_, Postgres>, chunks: &[Chunk]) -> 
                 .push_bind(c.end as i32)
                 .push_bind(&c.heading)
                 .push_bind(&c.text)
-                .push_bind(c.tokens as i32);
+                .push_bind(c.tokens as i32)
+                .push_bind(vector.clone())
+                .push_unseparated("::vector")
+                .push_bind(vector.as_ref().map(|_| model_id.to_string()));
         });
         qb.build().execute(&mut **tx).await?;
     }

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 use sqlx::PgPool;
 
-use common::{database_url, pdfium_lib, real_pdf, tokenizer_dir};
+use common::{database_url, model_dir, ort_lib, pdfium_lib, real_pdf};
 
 /// Runs the built binary against the test database, from a CWD unrelated to the repository so
 /// that nothing depends on relative defaults.
@@ -21,7 +21,9 @@ fn nyaya_with(pool: &PgPool, args: &[&str], env: &[(&str, &str)]) -> Output {
         .current_dir(std::env::temp_dir())
         .env("DATABASE_URL", database_url(pool))
         .env("NYAYA_PDFIUM_LIB", pdfium_lib())
-        .env("NYAYA_TOKENIZER_DIR", tokenizer_dir())
+        .env("NYAYA_MODEL_DIR", model_dir())
+        .env("NYAYA_ORT_LIB", ort_lib())
+        .env("NYAYA_NO_EMBED", "true")
         .env("NYAYA_PDF", real_pdf())
         .env("NYAYA_LOG", "error");
     for (k, v) in env {
@@ -72,6 +74,8 @@ async fn ingest_json_then_provision_lookups(pool: PgPool) {
         "chunks",
         "amendment_notes",
         "cross_refs",
+        "embedded",
+        "model",
         "missing",
         "duplicates",
         "changed",

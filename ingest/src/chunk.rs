@@ -23,7 +23,7 @@ impl HfTokenCounter {
         let path = dir.join("tokenizer.json");
         let mut tok = tokenizers::Tokenizer::from_file(&path).map_err(|e| {
             format!(
-                "cannot load tokenizer {}: {e} (run `make setup`, or set NYAYA_TOKENIZER_DIR)",
+                "cannot load tokenizer {}: {e} (run `make setup`, or set NYAYA_MODEL_DIR)",
                 path.display()
             )
         })?;

@@ -7,7 +7,7 @@ use nyaya_ingest::chunk::{chunk_provision, HfTokenCounter, TokenCounter, DEFAULT
 #[test]
 fn chunks_fit_the_budget_and_tile_each_provision() {
     let counter =
-        HfTokenCounter::from_dir(&common::tokenizer_dir()).expect("tokenizer (run `make setup`)");
+        HfTokenCounter::from_dir(&common::model_dir()).expect("tokenizer (run `make setup`)");
     // The shipped tokenizer truncates at 128; the counter must not.
     let long = "word ".repeat(400);
     assert!(counter.count(&long) > 400);

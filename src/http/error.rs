@@ -54,7 +54,9 @@ impl IntoResponse for ApiError {
             AppError::Db(_) | AppError::Migrate(_) => {
                 (StatusCode::SERVICE_UNAVAILABLE, "database_unavailable")
             }
-            AppError::Resource(_) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            AppError::Resource(_) | AppError::Embed(_) => {
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
         };
         if status.is_server_error() {
             tracing::error!(error = %self.0, "request failed");

@@ -37,8 +37,12 @@ pub fn pdfium_lib() -> PathBuf {
     env_path("NYAYA_PDFIUM_LIB", ".cache/lib/libpdfium.so")
 }
 
-pub fn tokenizer_dir() -> PathBuf {
-    env_path("NYAYA_TOKENIZER_DIR", ".cache/models/all-minilm-l6-v2")
+pub fn model_dir() -> PathBuf {
+    env_path("NYAYA_MODEL_DIR", ".cache/models/all-minilm-l6-v2")
+}
+
+pub fn ort_lib() -> PathBuf {
+    env_path("NYAYA_ORT_LIB", ".cache/lib/libonnxruntime.so.1.32.0")
 }
 
 /// The URL of the database behind `pool` (a per-test database made by `#[sqlx::test]`):
@@ -67,7 +71,10 @@ pub fn config(pool: &PgPool) -> Config {
     Config {
         database_url: database_url(pool),
         pdfium_lib: pdfium_lib(),
-        tokenizer_dir: tokenizer_dir(),
+        model_dir: model_dir(),
+        ort_lib: ort_lib(),
+        // Embedding the corpus takes about a minute; tests/embed.rs does it once.
+        no_embed: true,
         chunk_tokens: nyaya_ingest::chunk::DEFAULT_MAX_TOKENS,
         default_pdf: real_pdf(),
     }

@@ -18,9 +18,9 @@ pub fn pdfium_lib() -> PathBuf {
         .unwrap_or_else(|| repo().join(".cache/lib/libpdfium.so"))
 }
 
-/// `NYAYA_TOKENIZER_DIR`, or where `make setup` puts it.
-pub fn tokenizer_dir() -> PathBuf {
-    std::env::var_os("NYAYA_TOKENIZER_DIR")
+/// `NYAYA_MODEL_DIR`, or where `make setup` puts it.
+pub fn model_dir() -> PathBuf {
+    std::env::var_os("NYAYA_MODEL_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo().join(".cache/models/all-minilm-l6-v2"))
 }

@@ -1,0 +1,25 @@
+//! `nyaya-eval`: the evaluation harness's pure half — the golden set and the metrics.
+//!
+//! What it is:
+//! - [`golden`]: the types of the golden-set JSONL contract (`eval/golden/*.jsonl`) and a
+//!   loader that validates every line and reports errors by line and field.
+//! - [`metrics`]: Recall@k, MRR@10, nDCG@5, lookup Hit@1, candidate recall@K, refusal
+//!   accuracy, false-refusal rate and nearest-rank latency percentiles, each defined once,
+//!   and a [`Report`] that averages them over a run's [`CaseResult`]s.
+//!
+//! What it is not: it runs no search, opens no database or socket, and reads no file except
+//! one it is given a path to. The service's command line drives it: it asks the search for a
+//! ranking per case, times it, builds [`CaseResult`]s and hands them to [`Report::new`] (once
+//! per run it wants to compare, e.g. pinned and unpinned). Whether each case's evidence really
+//! is in the Constitution is checked against the parsed PDF by `tests/evidence.rs`.
+
+pub mod golden;
+pub mod metrics;
+
+pub use golden::{Category, Evidence, GoldenCase, GoldenError, GoldenSet, Split};
+pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};
+
+/// The golden set shipped with the crate: `eval/golden/single_turn.jsonl`.
+pub fn default_golden_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/single_turn.jsonl")
+}

