@@ -108,18 +108,23 @@ install_pdfium() {
   local sha="${PIN_SHA[pypdfium2]}" out="$CACHE/lib/libpdfium.so"
   if [[ -f "$out" ]] && stamp_ok pdfium "$RECIPE $sha"; then return 0; fi
   fetch_wheel pypdfium2
-  mkdir -p "$CACHE/lib"
-  "$PY" - "$WHEELS/${PIN_FILE[pypdfium2]}" "$out" <<'PYEOF'
+  extract_member "$WHEELS/${PIN_FILE[pypdfium2]}" pypdfium2_raw/libpdfium.so "$out"
+  stamp_write pdfium "$RECIPE $sha"
+  log "installed $out"
+}
+
+# extract_member WHEEL MEMBER OUT: copy one file out of a wheel, atomically, executable.
+extract_member() {
+  mkdir -p "$(dirname "$3")"
+  "$PY" - "$1" "$2" "$3" <<'PYEOF'
 import os, shutil, sys, zipfile
-whl, out = sys.argv[1:3]
-with zipfile.ZipFile(whl) as z, z.open("pypdfium2_raw/libpdfium.so") as src:
+whl, member, out = sys.argv[1:4]
+with zipfile.ZipFile(whl) as z, z.open(member) as src:
     with open(out + ".tmp", "wb") as dst:
         shutil.copyfileobj(src, dst)
 os.chmod(out + ".tmp", 0o755)
 os.replace(out + ".tmp", out)
 PYEOF
-  stamp_write pdfium "$RECIPE $sha"
-  log "installed $out"
 }
 
 # --- MiniLM tokenizer files -----------------------------------------------------------------
@@ -238,16 +243,7 @@ install_onnxruntime() {
   local sha="${PIN_SHA[onnxruntime]}" out="$CACHE/lib/libonnxruntime.so.1.32.0"
   if [[ -f "$out" ]] && stamp_ok onnxruntime "$RECIPE $sha"; then return 0; fi
   fetch_wheel onnxruntime
-  mkdir -p "$CACHE/lib"
-  "$PY" - "$WHEELS/${PIN_FILE[onnxruntime]}" "$out" <<'PYEOF'
-import os, shutil, sys, zipfile
-whl, out = sys.argv[1:3]
-with zipfile.ZipFile(whl) as z, z.open("onnxruntime/capi/libonnxruntime.so.1.32.0") as src:
-    with open(out + ".tmp", "wb") as dst:
-        shutil.copyfileobj(src, dst)
-os.chmod(out + ".tmp", 0o755)
-os.replace(out + ".tmp", out)
-PYEOF
+  extract_member "$WHEELS/${PIN_FILE[onnxruntime]}" onnxruntime/capi/libonnxruntime.so.1.32.0 "$out"
   stamp_write onnxruntime "$RECIPE $sha"
   log "installed $out"
 }
