@@ -7,4 +7,5 @@ pub mod error;
 pub mod http;
 pub mod ingest;
 pub mod provision;
+pub mod search;
 pub mod store;
