@@ -40,6 +40,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search the Constitution: refs named in the query first, then dense + lexical fused.
+    Search {
+        query: String,
+        /// How many provisions.
+        #[arg(short, long, default_value_t = 10)]
+        k: usize,
+        /// dense | lexical | hybrid
+        #[arg(long, default_value = "hybrid")]
+        mode: nyaya::search::Mode,
+        /// Do not put refs named in the query first.
+        #[arg(long)]
+        no_pin: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// Serve the HTTP API (ingests the default PDF first if no corpus is loaded).
     Serve {
         #[arg(long, env = "NYAYA_ADDR", default_value = "127.0.0.1:8080")]
@@ -56,6 +71,17 @@ async fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
+        }
+    }
+}
+
+/// The query embedder for the server; without it, lexical search still works.
+fn load_embedder(cfg: &Config) -> Option<Arc<dyn nyaya::embed::Embedder>> {
+    match nyaya::embed::OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib) {
+        Ok(e) => Some(Arc::new(e)),
+        Err(e) => {
+            tracing::warn!(error = %e, "embedding model not loaded; dense search is unavailable");
+            None
         }
     }
 }
@@ -156,6 +182,59 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Search {
+            query,
+            k,
+            mode,
+            no_pin,
+            json,
+        } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let embedder = if mode == nyaya::search::Mode::Lexical {
+                None
+            } else {
+                let e: Arc<dyn nyaya::embed::Embedder> = Arc::new(
+                    nyaya::embed::OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?,
+                );
+                Some(e)
+            };
+            let opts = nyaya::search::SearchOptions {
+                k,
+                mode,
+                pin: !no_pin,
+                ..Default::default()
+            };
+            let id = uuid::Uuid::new_v4().to_string();
+            let r = nyaya::search::search(&pool, embedder, &query, &opts, id).await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            } else {
+                for (i, hit) in r.results.iter().enumerate() {
+                    let legs: Vec<String> = hit
+                        .legs
+                        .iter()
+                        .map(|(l, h)| format!("{l:?}#{}", h.rank))
+                        .collect();
+                    let how = if hit.pinned {
+                        "pinned".to_string()
+                    } else {
+                        legs.join(" ")
+                    };
+                    println!(
+                        "{:>2}. {} — {} (p.{}) [{how}]",
+                        i + 1,
+                        hit.ref_id,
+                        hit.title,
+                        hit.page
+                    );
+                }
+                for s in &r.supporting {
+                    println!("    + {} — {} ({})", s.ref_id, s.title, s.relation);
+                }
+                println!("({:.1} ms)", r.timings_ms.total);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Serve { addr } => {
             let pool = db::connect(&cfg.database_url).await?;
             if nyaya::store::corpus_info(&pool).await?.is_none() {
@@ -168,8 +247,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     });
                 }
             }
+            let embedder = load_embedder(&cfg);
             let state = http::AppState {
                 pool,
+                embedder,
                 config: Arc::new(cfg),
             };
             let listener = tokio::net::TcpListener::bind(addr)

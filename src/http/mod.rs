@@ -3,6 +3,7 @@
 mod error;
 mod health;
 mod provisions;
+mod search;
 
 use std::sync::Arc;
 
@@ -16,6 +17,9 @@ pub use error::ApiError;
 #[derive(Clone)]
 pub struct AppState {
     pub pool: PgPool,
+    /// The query embedder; `None` when the model could not be loaded (dense modes then fail
+    /// with a clear error, lexical search still works).
+    pub embedder: Option<Arc<dyn crate::embed::Embedder>>,
     pub config: Arc<crate::config::Config>,
 }
 
@@ -24,6 +28,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
         .merge(provisions::router())
+        .merge(search::router())
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(TraceLayer::new_for_http())

@@ -80,9 +80,21 @@ pub fn config(pool: &PgPool) -> Config {
     }
 }
 
+/// The bundled model, loaded once per test binary.
+pub fn embedder() -> Option<Arc<dyn nyaya::embed::Embedder>> {
+    static E: std::sync::OnceLock<Arc<dyn nyaya::embed::Embedder>> = std::sync::OnceLock::new();
+    Some(
+        E.get_or_init(|| {
+            Arc::new(nyaya::embed::OnnxEmbedder::load(&model_dir(), &ort_lib()).expect("model"))
+        })
+        .clone(),
+    )
+}
+
 pub fn app(pool: &PgPool) -> Router {
     nyaya::http::router(AppState {
         pool: pool.clone(),
+        embedder: embedder(),
         config: Arc::new(config(pool)),
     })
 }
@@ -241,4 +253,24 @@ pub fn hello_world_pdf() -> Vec<u8> {
         .as_bytes(),
     );
     pdf
+}
+
+/// POSTs a raw body (JSON or not) and returns the status and the JSON answer.
+pub async fn post_raw(app: &Router, uri: &str, body: &str) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method("POST")
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap_or_else(|e| {
+        panic!(
+            "POST {uri} → {status}: not JSON ({e}): {:?}",
+            String::from_utf8_lossy(&bytes)
+        )
+    });
+    (status, body)
 }

@@ -1,0 +1,146 @@
+//! Search against the real corpus, embedded with the bundled model: one ingest, many queries.
+
+mod common;
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use nyaya::search::{search, Mode, SearchOptions, SearchResponse};
+
+async fn run(pool: &PgPool, q: &str, mode: Mode) -> SearchResponse {
+    let opts = SearchOptions {
+        mode,
+        ..Default::default()
+    };
+    search(pool, common::embedder(), q, &opts, "test".into())
+        .await
+        .unwrap()
+}
+
+fn refs(r: &SearchResponse) -> Vec<&str> {
+    r.results.iter().map(|h| h.ref_id.as_str()).collect()
+}
+
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn search_finds_the_governing_provision(pool: PgPool) {
+    let mut cfg = common::config(&pool);
+    cfg.no_embed = false;
+    nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
+        .await
+        .unwrap();
+
+    // 21, not 21A, is what a rough retriever returns; both legs agree on 21A.
+    let r = run(&pool, "right to education", Mode::Hybrid).await;
+    assert_eq!(refs(&r)[0], "21A", "{:?}", refs(&r));
+    assert!(r.results[0].legs.len() == 2, "both legs found it");
+
+    // The text says "Union" and "President", the question "centre".
+    let r = run(
+        &pool,
+        "Can the centre dismiss a state government?",
+        Mode::Hybrid,
+    )
+    .await;
+    assert!(refs(&r)[..3].contains(&"356"), "{:?}", refs(&r));
+
+    // Refs named in the question come first, from a direct lookup.
+    for (q, id) in [
+        ("Art. 21-A", "21A"),
+        ("A32", "32"),
+        ("article three hundred and sixty-eight", "368"),
+    ] {
+        let r = run(&pool, q, Mode::Hybrid).await;
+        assert_eq!(refs(&r)[0], id, "{q}");
+        assert!(r.results[0].pinned && r.results[0].legs.is_empty(), "{q}");
+    }
+    // A named clause becomes the span.
+    let r = run(&pool, "What does 15(4) say?", Mode::Hybrid).await;
+    assert_eq!(
+        (refs(&r)[0], r.results[0].clause.as_deref()),
+        ("15", Some("(4)"))
+    );
+    assert!(
+        r.results[0]
+            .snippet
+            .starts_with("(4) Nothing in this article"),
+        "{}",
+        r.results[0].snippet
+    );
+    // --no-pin: the same question through similarity only.
+    let unpinned = search(
+        &pool,
+        common::embedder(),
+        "Art. 21-A",
+        &SearchOptions {
+            pin: false,
+            ..Default::default()
+        },
+        "t".into(),
+    )
+    .await
+    .unwrap();
+    assert!(unpinned.results.iter().all(|h| !h.pinned));
+
+    // One hop: 31A cites 13, 14 and 19; they come back as supporting, never as hits above it.
+    let r = run(
+        &pool,
+        "Saving of laws providing for acquisition of estates",
+        Mode::Hybrid,
+    )
+    .await;
+    assert_eq!(refs(&r)[0], "31A");
+    let s13 = r
+        .supporting
+        .iter()
+        .find(|s| s.ref_id == "13")
+        .expect("13 supports 31A");
+    assert_eq!(s13.relation, "cited by 31A");
+
+    // Modes run different legs, and say so.
+    let lex = run(&pool, "right to education", Mode::Lexical).await;
+    let dense = run(&pool, "right to education", Mode::Dense).await;
+    assert!(lex
+        .results
+        .iter()
+        .filter(|h| !h.pinned)
+        .all(|h| h.legs.keys().all(|l| format!("{l:?}") == "Lexical")));
+    assert!(dense
+        .results
+        .iter()
+        .filter(|h| !h.pinned)
+        .all(|h| h.legs.keys().all(|l| format!("{l:?}") == "Dense")));
+    assert_ne!(refs(&lex), refs(&dense));
+    assert!(lex.timings_ms.embed == 0.0 && dense.timings_ms.embed > 0.0);
+
+    // The HTTP face of the same thing, with its typed errors.
+    let app = common::app(&pool);
+    let (status, body) = common::post_raw(
+        &app,
+        "/v1/search",
+        &json!({"query": "right to education", "k": 3}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["results"][0]["ref"], "21A");
+    assert_eq!(body["results"].as_array().unwrap().len(), 3);
+    assert!(body["request_id"].as_str().is_some_and(|s| s.len() == 36));
+    for key in ["embed", "dense", "lexical", "fuse", "total"] {
+        assert!(body["timings_ms"][key].is_number(), "{key}");
+    }
+    let bad: [(&str, Value); 6] = [
+        ("empty query", json!({"query": ""})),
+        ("blank query", json!({"query": "   "})),
+        ("too long", json!({"query": "a".repeat(4001)})),
+        ("k = 0", json!({"query": "x", "k": 0})),
+        ("k = 51", json!({"query": "x", "k": 51})),
+        ("unknown mode", json!({"query": "x", "mode": "fuzzy"})),
+    ];
+    for (what, req) in bad {
+        let (status, body) = common::post_raw(&app, "/v1/search", &req.to_string()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{what}: {body}");
+        assert_eq!(body["error"]["code"], "bad_request", "{what}");
+    }
+    let (status, body) = common::post_raw(&app, "/v1/search", "{not json").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
