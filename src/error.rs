@@ -35,6 +35,9 @@ pub enum AppError {
     /// Loading a tokenizer or another local resource failed.
     #[error("{0}")]
     Resource(String),
+    /// A dense search was asked for but the server runs without its embedding model.
+    #[error("dense search is unavailable: {0}")]
+    ModelUnavailable(String),
     /// The embedding model could not be loaded or run.
     #[error(transparent)]
     Embed(#[from] crate::embed::EmbedError),

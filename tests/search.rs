@@ -143,4 +143,26 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     }
     let (status, body) = common::post_raw(&app, "/v1/search", "{not json").await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // Without its model the server still answers lexical searches and says why dense cannot.
+    let no_model = nyaya::http::router(nyaya::http::AppState {
+        pool: pool.clone(),
+        embedder: None,
+        config: std::sync::Arc::new(common::config(&pool)),
+    });
+    let (status, body) = common::post_raw(
+        &no_model,
+        "/v1/search",
+        &json!({"query": "education"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert_eq!(body["error"]["code"], "model_unavailable");
+    let (status, _) = common::post_raw(
+        &no_model,
+        "/v1/search",
+        &json!({"query": "education", "mode": "lexical"}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
 }

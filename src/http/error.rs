@@ -48,6 +48,7 @@ impl IntoResponse for ApiError {
                 (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
             }
             AppError::NoCorpus => (StatusCode::SERVICE_UNAVAILABLE, "no_corpus"),
+            AppError::ModelUnavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "model_unavailable"),
             AppError::File { .. } | AppError::Ingest(_) | AppError::Incomplete { .. } => {
                 (StatusCode::UNPROCESSABLE_ENTITY, "bad_document")
             }

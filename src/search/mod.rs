@@ -153,7 +153,9 @@ pub async fn search(
     let mut legs_out: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
     if matches!(opts.mode, Mode::Dense | Mode::Hybrid) {
         let embedder = embedder.ok_or_else(|| {
-            AppError::Resource("dense search needs the embedding model, which is not loaded".into())
+            AppError::ModelUnavailable(
+                "the embedding model is not loaded; use mode \"lexical\"".into(),
+            )
         })?;
         let t = Instant::now();
         let q = query.to_string();
