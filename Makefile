@@ -61,7 +61,7 @@ test: db-up ## fmt check, clippy -D warnings, every test (unit, corpus, integrat
 	@mkdir -p .cache
 	set -o pipefail; $(CARGO) test --workspace 2>&1 | tee .cache/test.log
 	@# cargo ends on a doc-test line that may count 0; close on the whole run's count instead.
-	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "all tests: %d passed, %d failed\n", p, f}' .cache/test.log
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed\n", p, f}' .cache/test.log
 
 bench: setup ## Parse-time benchmark of the whole PDF (criterion; prints mean and spread)
 	$(CARGO) bench -p nyaya-ingest --bench parse
