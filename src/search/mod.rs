@@ -189,7 +189,15 @@ pub async fn search(
         }
     }
     let pinned_ids: Vec<String> = pinned.iter().map(|(id, _)| id.to_string()).collect();
-    let info = provision_info(pool, &pinned_ids).await?;
+    // Up to k fused hits besides the pinned ones; `truncate` below keeps k in all. One lookup
+    // serves both lists.
+    let wanted: Vec<String> = fused
+        .iter()
+        .filter(|f| !pinned_ids.contains(&f.ref_id.to_string()))
+        .take(opts.k)
+        .map(|f| f.ref_id.to_string())
+        .collect();
+    let info = provision_info(pool, &[pinned_ids.as_slice(), wanted.as_slice()].concat()).await?;
     let mut results: Vec<SearchHit> = Vec::new();
     for (id, clause) in &pinned {
         let Some(p) = info.get(id.as_str()) else {
@@ -210,13 +218,6 @@ pub async fn search(
             page: p.page_start,
         });
     }
-    let wanted: Vec<String> = fused
-        .iter()
-        .filter(|f| !pinned_ids.contains(&f.ref_id.to_string()))
-        .take(opts.k.saturating_sub(results.len()))
-        .map(|f| f.ref_id.to_string())
-        .collect();
-    let info = provision_info(pool, &wanted).await?;
     for f in fused
         .iter()
         .filter(|f| wanted.contains(&f.ref_id.to_string()))
