@@ -25,7 +25,7 @@ NYAYA_MODEL_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
 NYAYA_ORT_LIB ?= $(CURDIR)/.cache/lib/libonnxruntime.so.1.32.0
 export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
-.PHONY: help setup db-up db-down db-status clean-db build run ingest test bench fmt lint
+.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | \
@@ -55,16 +55,49 @@ run: db-up build ## Serve the API (migrates, and ingests the default PDF when th
 ingest: db-up build ## Ingest the corpus
 	target/release/nyaya ingest $(ARGS)
 
-test: db-up ## fmt check, clippy -D warnings, every test (unit, corpus, integration against Postgres)
+test: db-up ## fmt, clippy -D warnings, every test (unit, corpus, integration against Postgres), dev retrieval gates
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	@mkdir -p .cache
 	set -o pipefail; $(CARGO) test --workspace 2>&1 | tee .cache/test.log
+	$(MAKE) --no-print-directory gates NYAYA=target/debug/nyaya
 	@# cargo ends on a doc-test line that may count 0; close on the whole run's count instead.
-	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed\n", p, f}' .cache/test.log
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed; dev retrieval gates passed\n", p, f}' .cache/test.log
 
-bench: setup ## Parse-time benchmark of the whole PDF (criterion; prints mean and spread)
+# The binary the evaluation targets run; `make test` passes its debug build.
+NYAYA ?= target/release/nyaya
+
+gates: ## The dev split's retrieval gates (eval/gates.toml, eval/baseline.json); fails on a miss
+	$(CARGO) build $(if $(findstring release,$(NYAYA)),--release,) --bin nyaya
+	$(NYAYA) ingest
+	$(NYAYA) eval --split dev --gates retrieval
+
+eval: db-up build ## Dev split: metrics, every gate, a report in eval/reports/
+	$(NYAYA) ingest
+	$(NYAYA) eval --split dev --gates retrieval --report
+
+eval-test: db-up build ## Test split (release check; never tune on it): metrics, gates, report
+	$(NYAYA) ingest
+	$(NYAYA) eval --split test --gates retrieval --report
+
+eval-baseline: db-up build ## Store the dev and test figures as the new baseline (review the diff)
+	$(NYAYA) ingest
+	$(NYAYA) eval --split dev --write-baseline
+	$(NYAYA) eval --split test --write-baseline
+
+calibrate: db-up build ## Sweep the "not covered" threshold on the dev split (the curve in ADR 0005)
+	$(NYAYA) ingest
+	$(NYAYA) calibrate --split dev
+
+ablate: db-up build ## Every mode and switch on the dev split; rewrites adr/0006-retrieval-ablation.md
+	$(NYAYA) ingest
+	$(NYAYA) ablate --split dev
+
+bench: db-up build ## Parse benchmark (criterion) and search latency per mode over the golden questions
 	$(CARGO) bench -p nyaya-ingest --bench parse
+	$(NYAYA) ingest
+	$(NYAYA) bench
+	$(NYAYA) bench --max-words 40 --modes hybrid,hybrid+rerank
 
 fmt: ## Format all Rust code
 	$(CARGO) fmt --all

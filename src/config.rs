@@ -59,4 +59,65 @@ pub struct Config {
         default_value = "corpus/constitution-of-india-2024-05-01.pdf"
     )]
     pub default_pdf: PathBuf,
+
+    /// The search mode when a request names none.
+    #[arg(
+        long,
+        env = "NYAYA_SEARCH_MODE",
+        global = true,
+        default_value = "hybrid+rerank"
+    )]
+    pub search_mode: crate::search::Mode,
+
+    /// What the `+rerank` modes run: rescore (offline, the default), cross-encoder (needs
+    /// NYAYA_RERANKER_DIR) or none.
+    #[arg(
+        long,
+        env = "NYAYA_SECOND_STAGE",
+        global = true,
+        value_enum,
+        default_value = "rescore"
+    )]
+    pub second_stage: crate::search::rerank::SecondStage,
+
+    /// A cross-encoder folder (ONNX + tokenizer files + nyaya-reranker.json), e.g.
+    /// bge-reranker-v2-m3. Optional; nothing ships it.
+    #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
+    pub reranker_dir: Option<PathBuf>,
+
+    /// Reciprocal rank fusion's k.
+    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = 60.0)]
+    pub rrf_k: f64,
+
+    /// Chunks each retrieval leg returns before fusion.
+    #[arg(long, env = "NYAYA_SEARCH_DEPTH", global = true, default_value_t = 50)]
+    pub search_depth: usize,
+
+    /// Longest query accepted, in characters.
+    #[arg(
+        long,
+        env = "NYAYA_MAX_QUERY_CHARS",
+        global = true,
+        default_value_t = 4000
+    )]
+    pub max_query_chars: usize,
+
+    /// Best-chunk similarity below which a search says the text does not cover the question.
+    #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = crate::search::DEFAULT_REFUSAL_THRESHOLD)]
+    pub refusal_threshold: f64,
+}
+
+impl Config {
+    /// Search defaults from the configuration.
+    pub fn search_options(&self) -> crate::search::SearchOptions {
+        crate::search::SearchOptions {
+            mode: self.search_mode,
+            second_stage: self.second_stage,
+            rrf_k: self.rrf_k,
+            depth: self.search_depth,
+            max_query_chars: self.max_query_chars,
+            refusal_threshold: self.refusal_threshold,
+            ..Default::default()
+        }
+    }
 }

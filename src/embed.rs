@@ -91,7 +91,7 @@ pub trait Embedder: Send + Sync {
 /// ONNX Runtime can be initialised once per process; every model shares that environment.
 static ORT_ENV: OnceLock<Result<ort::environment::Environment, String>> = OnceLock::new();
 
-fn ort_environment(lib: &Path) -> Result<ort::environment::Environment, EmbedError> {
+pub(crate) fn ort_environment(lib: &Path) -> Result<ort::environment::Environment, EmbedError> {
     ORT_ENV
         .get_or_init(|| {
             ort::init_from(lib)

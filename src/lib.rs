@@ -1,11 +1,15 @@
 //! The Nyaya service: storage, HTTP API and CLI over the `nyaya-ingest` parser.
 
+pub mod ablate;
+pub mod bench;
 pub mod config;
 pub mod db;
 pub mod embed;
 pub mod error;
+pub mod evaluate;
 pub mod http;
 pub mod ingest;
 pub mod provision;
+pub mod scope;
 pub mod search;
 pub mod store;

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use nyaya::config::Config;
 use nyaya::error::AppError;
-use nyaya::{db, http, ingest, provision};
+use nyaya::{ablate, db, evaluate, http, ingest, provision};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -40,26 +40,197 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Search the Constitution: refs named in the query first, then dense + lexical fused.
+    /// Search the Constitution: refs named in the query first, then dense + lexical fused and
+    /// re-ranked.
     Search {
         query: String,
         /// How many provisions.
         #[arg(short, long, default_value_t = 10)]
         k: usize,
-        /// dense | lexical | hybrid
-        #[arg(long, default_value = "hybrid")]
-        mode: nyaya::search::Mode,
+        /// dense | lexical | hybrid | hybrid+rerank | dense+rerank (default: NYAYA_SEARCH_MODE)
+        #[arg(long)]
+        mode: Option<nyaya::search::Mode>,
         /// Do not put refs named in the query first.
         #[arg(long)]
         no_pin: bool,
+        #[command(flatten)]
+        knobs: Knobs,
         #[arg(long)]
         json: bool,
+    },
+    /// Run the golden set through search and print its metrics (pinned and unpinned).
+    Eval {
+        #[command(flatten)]
+        set: GoldenArgs,
+        /// dense | lexical | hybrid | hybrid+rerank | dense+rerank (default: NYAYA_SEARCH_MODE)
+        #[arg(long)]
+        mode: Option<nyaya::search::Mode>,
+        /// Report the unpinned run at the top level too.
+        #[arg(long)]
+        no_pin: bool,
+        #[command(flatten)]
+        knobs: Knobs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Write eval/reports/<UTC timestamp>_<split>.md with the misses.
+        #[arg(long)]
+        report: bool,
+        /// Check this group of eval/gates.toml (and the split's baseline); exit 1 on a miss.
+        #[arg(long)]
+        gates: Option<String>,
+        /// Store this run's figures as the split's baseline in eval/baseline.json.
+        #[arg(long)]
+        write_baseline: bool,
+    },
+    /// Sweep the "not covered" threshold over a split and print the refusal curve.
+    Calibrate {
+        #[command(flatten)]
+        set: GoldenArgs,
+    },
+    /// Latency of search per mode over the golden set's questions (p50/p95/p99 per stage, QPS).
+    Bench {
+        /// A golden set whose questions to run (default: eval/golden/single_turn.jsonl).
+        #[arg(long)]
+        golden: Option<PathBuf>,
+        /// Passes over the questions.
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Modes to measure (default: all five).
+        #[arg(long, value_delimiter = ',')]
+        modes: Vec<nyaya::search::Mode>,
+        /// Only questions of at most this many words (e.g. 40 leaves out the fact patterns).
+        #[arg(long)]
+        max_words: Option<usize>,
+    },
+    /// Run every mode and switch over a split and write the ablation ADR.
+    Ablate {
+        #[command(flatten)]
+        set: GoldenArgs,
+        /// The ADR to write.
+        #[arg(long, default_value = "adr/0006-retrieval-ablation.md")]
+        out: PathBuf,
     },
     /// Serve the HTTP API (ingests the default PDF first if no corpus is loaded).
     Serve {
         #[arg(long, env = "NYAYA_ADDR", default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
     },
+}
+
+/// Which golden cases to run.
+#[derive(Debug, clap::Args)]
+struct GoldenArgs {
+    /// dev | test | all
+    #[arg(long, default_value = "dev")]
+    split: String,
+    /// A golden set in the contract format (default: eval/golden/single_turn.jsonl).
+    #[arg(long)]
+    golden: Option<PathBuf>,
+}
+
+impl GoldenArgs {
+    fn load(&self) -> Result<Vec<nyaya_eval::GoldenCase>, AppError> {
+        let path = self
+            .golden
+            .clone()
+            .unwrap_or_else(nyaya_eval::default_golden_path);
+        let set = nyaya_eval::GoldenSet::load(&path)
+            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))?;
+        let cases: Vec<nyaya_eval::GoldenCase> = match self.split.as_str() {
+            "all" => set.cases().to_vec(),
+            "dev" => set.split(nyaya_eval::Split::Dev).cloned().collect(),
+            "test" => set.split(nyaya_eval::Split::Test).cloned().collect(),
+            other => {
+                return Err(AppError::BadRequest(format!(
+                    "--split must be dev, test or all, not {other:?}"
+                )))
+            }
+        };
+        if cases.is_empty() {
+            return Err(AppError::BadRequest(format!(
+                "{} has no {} cases",
+                path.display(),
+                self.split
+            )));
+        }
+        Ok(cases)
+    }
+}
+
+/// Switches for ablations and experiments.
+#[derive(Debug, Clone, clap::Args)]
+struct Knobs {
+    /// Do not expand the query with the glossary.
+    #[arg(long)]
+    no_glossary: bool,
+    /// Do not return supporting provisions.
+    #[arg(long)]
+    no_hop: bool,
+    /// Do not search the parts of a many-part question separately.
+    #[arg(long)]
+    no_split: bool,
+    /// The lexical leg's weight in the fusion (dense counts 1).
+    #[arg(long)]
+    lexical_weight: Option<f64>,
+    /// The glossary leg's weight in the fusion.
+    #[arg(long)]
+    glossary_weight: Option<f64>,
+    /// How the lexical leg ranks: bm25 | ts-rank-cd.
+    #[arg(long, value_enum)]
+    lexical_ranking: Option<nyaya::search::legs::LexicalRanking>,
+    /// The rescorer's weights: fused,dense,lexical,title.
+    #[arg(long, env = "NYAYA_RESCORE_WEIGHTS")]
+    weights: Option<nyaya::search::rerank::Weights>,
+}
+
+impl Knobs {
+    fn apply(&self, mut o: nyaya::search::SearchOptions) -> nyaya::search::SearchOptions {
+        o.glossary &= !self.no_glossary;
+        o.hop &= !self.no_hop;
+        o.split &= !self.no_split;
+        if let Some(w) = self.weights {
+            o.weights = w;
+        }
+        if let Some(w) = self.lexical_weight {
+            o.leg_weights.lexical = w;
+        }
+        if let Some(w) = self.glossary_weight {
+            o.leg_weights.glossary = w;
+        }
+        if let Some(r) = self.lexical_ranking {
+            o.lexical_ranking = r;
+        }
+        o
+    }
+}
+
+/// The models a search in `mode` needs, loaded from the configuration.
+fn load_models(cfg: &Config, mode: nyaya::search::Mode) -> Result<nyaya::search::Models, AppError> {
+    let embedder: Option<Arc<dyn nyaya::embed::Embedder>> = if mode == nyaya::search::Mode::Lexical
+    {
+        None
+    } else {
+        Some(Arc::new(nyaya::embed::OnnxEmbedder::load(
+            &cfg.model_dir,
+            &cfg.ort_lib,
+        )?))
+    };
+    Ok(nyaya::search::Models {
+        embedder,
+        cross_encoder: load_cross_encoder(cfg),
+    })
+}
+
+fn load_cross_encoder(cfg: &Config) -> Option<Arc<dyn nyaya::search::rerank::CrossEncoder>> {
+    let dir = cfg.reranker_dir.as_ref()?;
+    match nyaya::search::rerank::OnnxCrossEncoder::load(dir, &cfg.ort_lib) {
+        Ok(m) => Some(Arc::new(m)),
+        Err(e) => {
+            tracing::warn!(error = %e, "cross-encoder not loaded");
+            None
+        }
+    }
 }
 
 #[tokio::main]
@@ -187,25 +358,17 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             k,
             mode,
             no_pin,
+            knobs,
             json,
         } => {
             let pool = db::connect(&cfg.database_url).await?;
-            let embedder = if mode == nyaya::search::Mode::Lexical {
-                None
-            } else {
-                let e: Arc<dyn nyaya::embed::Embedder> = Arc::new(
-                    nyaya::embed::OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?,
-                );
-                Some(e)
-            };
-            let opts = nyaya::search::SearchOptions {
-                k,
-                mode,
-                pin: !no_pin,
-                ..Default::default()
-            };
+            let mut opts = knobs.apply(cfg.search_options());
+            opts.k = k;
+            opts.mode = mode.unwrap_or(opts.mode);
+            opts.pin = !no_pin;
+            let models = load_models(&cfg, opts.mode)?;
             let id = uuid::Uuid::new_v4().to_string();
-            let r = nyaya::search::search(&pool, embedder, &query, &opts, id).await?;
+            let r = nyaya::search::search(&pool, &models, &query, &opts, id).await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             } else {
@@ -231,8 +394,201 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 for s in &r.supporting {
                     println!("    + {} — {} ({})", s.ref_id, s.title, s.relation);
                 }
-                println!("({:.1} ms)", r.timings_ms.total);
+                if !r.expansion.added.is_empty() || !r.expansion.refs.is_empty() {
+                    println!(
+                        "glossary: {} → {} {}",
+                        r.expansion.matched.join(", "),
+                        r.expansion.added.join("; "),
+                        r.expansion.refs.join(" ")
+                    );
+                }
+                if !r.coverage.covered {
+                    println!(
+                        "not covered: {}",
+                        r.coverage.reason.as_deref().unwrap_or("")
+                    );
+                }
+                println!("({} mode, {:.1} ms)", r.mode, r.timings_ms.total);
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval {
+            set,
+            mode,
+            no_pin,
+            knobs,
+            json,
+            report,
+            gates,
+            write_baseline,
+        } => {
+            let cases = set.load()?;
+            let pool = db::connect(&cfg.database_url).await?;
+            let mut opts = knobs.apply(cfg.search_options());
+            opts.mode = mode.unwrap_or(opts.mode);
+            let models = load_models(&cfg, opts.mode)?;
+            let mut ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
+            if no_pin {
+                ev.scorecard.pinned = ev.scorecard.unpinned.clone();
+            }
+            let card = &ev.scorecard;
+            if json {
+                println!("{}", serde_json::to_string(card).unwrap_or_default());
+            } else {
+                println!(
+                    "{} split, {} cases, mode {}{}",
+                    set.split,
+                    cases.len(),
+                    opts.mode,
+                    if opts.glossary { "" } else { ", no glossary" }
+                );
+                print!("{}", nyaya_eval::scorecard::render_table(card));
+                for f in card.failures.iter().take(40) {
+                    eprintln!(
+                        "  {} {}: expected {:?}, got {:?}",
+                        f.id, f.kind, f.expected, f.got
+                    );
+                }
+            }
+            if report {
+                let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+                let dir = PathBuf::from("eval/reports");
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
+                let path = dir.join(format!("{stamp}_{}.md", set.split));
+                let title = format!(
+                    "Evaluation: {} split, mode {}, {} UTC",
+                    set.split,
+                    opts.mode,
+                    chrono::Utc::now().format("%Y-%m-%d %H:%M")
+                );
+                let md = nyaya_eval::scorecard::render_markdown(
+                    &title,
+                    card,
+                    &ev.pinned_report,
+                    &ev.unpinned_report,
+                    &cases,
+                );
+                std::fs::write(&path, md)
+                    .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+                eprintln!("report: {}", path.display());
+            }
+            let baseline_path = PathBuf::from("eval/baseline.json");
+            let mut baseline: nyaya_eval::Baseline = std::fs::read_to_string(&baseline_path)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default();
+            let mut code = ExitCode::SUCCESS;
+            if let Some(group) = gates {
+                let text = std::fs::read_to_string("eval/gates.toml")
+                    .map_err(|e| AppError::Resource(format!("eval/gates.toml: {e}")))?;
+                let g = nyaya_eval::Gates::parse(&text)
+                    .map_err(|e| AppError::BadRequest(e.to_string()))?;
+                let results =
+                    nyaya_eval::check_gates(&g, &group, &card.flat(), baseline.get(&set.split));
+                eprint!("{}", nyaya_eval::gates::render(&results));
+                if results.iter().any(|r| !r.passed) {
+                    eprintln!("gates: FAILED ({group}, {} split)", set.split);
+                    code = ExitCode::from(1);
+                } else {
+                    eprintln!("gates: passed ({group}, {} split)", set.split);
+                }
+            }
+            if write_baseline {
+                // Four decimals: enough for a 2-point rule, readable in a diff.
+                let rounded = card
+                    .flat()
+                    .into_iter()
+                    .map(|(k, v)| (k, (v * 1e4).round() / 1e4))
+                    .collect();
+                baseline.insert(set.split.clone(), rounded);
+                let text = serde_json::to_string_pretty(&baseline).unwrap_or_default();
+                std::fs::write(&baseline_path, text + "\n")
+                    .map_err(|e| AppError::Resource(format!("{}: {e}", baseline_path.display())))?;
+                eprintln!(
+                    "baseline: {} updated ({} split)",
+                    baseline_path.display(),
+                    set.split
+                );
+            }
+            Ok(code)
+        }
+        Command::Calibrate { set } => {
+            let cases = set.load()?;
+            let pool = db::connect(&cfg.database_url).await?;
+            let opts = cfg.search_options();
+            let models = load_models(&cfg, opts.mode)?;
+            let ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
+            let thresholds: Vec<f64> = (0..=70).map(|i| i as f64 / 100.0).collect();
+            let points = evaluate::sweep(&cases, &ev.pinned, &thresholds);
+            println!("| threshold | refusal accuracy | false-refusal rate | threshold alone: refusal accuracy |");
+            println!("|---:|---:|---:|---:|");
+            for p in &points {
+                println!(
+                    "| {:.2} | {:.3} | {:.3} | {:.3} |",
+                    p.threshold,
+                    p.refusal_accuracy,
+                    p.false_refusal_rate,
+                    p.threshold_only_accuracy
+                );
+            }
+            let t = evaluate::pick_threshold(&points, 0.95, 0.05);
+            println!(
+                "\npicked threshold: {t:.3} ({} split, mode {})",
+                set.split, opts.mode
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            golden,
+            rounds,
+            modes,
+            max_words,
+        } => {
+            let set = GoldenArgs {
+                split: "all".into(),
+                golden,
+            };
+            let questions: Vec<String> = set
+                .load()?
+                .into_iter()
+                .map(|c| c.question)
+                .filter(|q| max_words.is_none_or(|m| q.split_whitespace().count() <= m))
+                .collect();
+            let pool = db::connect(&cfg.database_url).await?;
+            let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
+            let modes = if modes.is_empty() {
+                nyaya::search::Mode::ALL.to_vec()
+            } else {
+                modes
+            };
+            let base = cfg.search_options();
+            let mut results = Vec::new();
+            for mode in modes {
+                let r = nyaya::bench::bench_mode(&pool, &models, &questions, &base, mode, rounds)
+                    .await?;
+                eprintln!("{mode}: {} queries", r.queries);
+                results.push(r);
+            }
+            println!(
+                "{} questions{} × {rounds} rounds, sequential, one client",
+                questions.len(),
+                max_words
+                    .map(|m| format!(" of at most {m} words"))
+                    .unwrap_or_default()
+            );
+            print!("{}", nyaya::bench::render(&results));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Ablate { set, out } => {
+            let cases = set.load()?;
+            let pool = db::connect(&cfg.database_url).await?;
+            let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
+            let text = ablate::run(&pool, &models, &cfg, &cases, &set.split).await?;
+            std::fs::write(&out, &text)
+                .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
+            print!("{text}");
+            eprintln!("wrote {}", out.display());
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { addr } => {
@@ -247,10 +603,13 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     });
                 }
             }
-            let embedder = load_embedder(&cfg);
+            let models = nyaya::search::Models {
+                embedder: load_embedder(&cfg),
+                cross_encoder: load_cross_encoder(&cfg),
+            };
             let state = http::AppState {
                 pool,
-                embedder,
+                models,
                 config: Arc::new(cfg),
             };
             let listener = tokio::net::TcpListener::bind(addr)

@@ -106,6 +106,16 @@ pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<boo
     if let Some(dim) = new.vectors.first().map(Vec::len) {
         ensure_vector_index(&mut tx, dim).await?;
     }
+    // In dependency order: the lexicon counts chunk_terms.
+    for view in ["chunk_terms", "chunk_lexicon", "chunk_stats"] {
+        sqlx::query(&format!("REFRESH MATERIALIZED VIEW {view}"))
+            .execute(&mut *tx)
+            .await?;
+        // Fresh statistics keep the BM25 query on the lexeme index.
+        sqlx::query(&format!("ANALYZE {view}"))
+            .execute(&mut *tx)
+            .await?;
+    }
     tx.commit().await?;
     Ok(true)
 }

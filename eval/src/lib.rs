@@ -7,17 +7,25 @@
 //!   accuracy, false-refusal rate and nearest-rank latency percentiles, each defined once,
 //!   and a [`Report`] that averages them over a run's [`CaseResult`]s.
 //!
+//! - [`scorecard`]: a run's pinned and unpinned reports as the figures `nyaya eval` prints,
+//!   and the Markdown report.
+//! - [`gates`]: `eval/gates.toml` and `eval/baseline.json`, and the check that fails a run.
+//!
 //! What it is not: it runs no search, opens no database or socket, and reads no file except
 //! one it is given a path to. The service's command line drives it: it asks the search for a
 //! ranking per case, times it, builds [`CaseResult`]s and hands them to [`Report::new`] (once
 //! per run it wants to compare, e.g. pinned and unpinned). Whether each case's evidence really
 //! is in the Constitution is checked against the parsed PDF by `tests/evidence.rs`.
 
+pub mod gates;
 pub mod golden;
 pub mod metrics;
+pub mod scorecard;
 
+pub use gates::{check as check_gates, Baseline, GateResult, Gates, GatesError};
 pub use golden::{Category, Evidence, GoldenCase, GoldenError, GoldenSet, Split};
 pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};
+pub use scorecard::{Failure, Scorecard};
 
 /// The golden set shipped with the crate: `eval/golden/single_turn.jsonl`.
 pub fn default_golden_path() -> std::path::PathBuf {

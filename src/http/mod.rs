@@ -17,9 +17,9 @@ pub use error::ApiError;
 #[derive(Clone)]
 pub struct AppState {
     pub pool: PgPool,
-    /// The query embedder; `None` when the model could not be loaded (dense modes then fail
-    /// with a clear error, lexical search still works).
-    pub embedder: Option<Arc<dyn crate::embed::Embedder>>,
+    /// The query embedder and the optional cross-encoder; a missing embedder makes the dense
+    /// modes fail with a clear error while lexical search still works.
+    pub models: crate::search::Models,
     pub config: Arc<crate::config::Config>,
 }
 

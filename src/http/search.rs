@@ -30,18 +30,18 @@ async fn search_handler(
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) =
         body.map_err(|e| AppError::BadRequest(format!("invalid request body: {}", e.body_text())))?;
-    let defaults = SearchOptions::default();
+    let defaults = state.config.search_options();
     let opts = SearchOptions {
         k: req.k.unwrap_or(defaults.k),
         mode: req.mode.unwrap_or(defaults.mode),
-        pin: req.pin.unwrap_or(true),
+        pin: req.pin.unwrap_or(defaults.pin),
         ..defaults
     };
     let request_id = uuid::Uuid::new_v4().to_string();
     let span = tracing::info_span!("search", %request_id);
     let response = search::search(
         &state.pool,
-        state.embedder.clone(),
+        &state.models,
         &req.query,
         &opts,
         request_id.clone(),

@@ -16,6 +16,9 @@ use serde::Serialize;
 pub enum Leg {
     Dense,
     Lexical,
+    /// Refs the glossary attaches to a term it found in the question ("President's rule" →
+    /// 356), in the glossary's order.
+    Glossary,
 }
 
 /// A provision as one leg ranked it.
@@ -48,10 +51,48 @@ pub fn provisions_from_chunks(hits: &[(RefId, f32)]) -> Vec<(RefId, f32)> {
     out
 }
 
-/// Fuses ranked provision lists. `k` damps the head of each list (60 in the literature and by
+/// Fuses ranked provision lists; a leg may appear more than once (one list per sub-query). `k` damps the head of each list (60 in the literature and by
 /// default); each leg contributes at most its first `depth` entries. Ties are broken by the best
 /// rank in any leg, then by constitutional order, so the output is deterministic.
 pub fn rrf(legs: &[(Leg, Vec<(RefId, f32)>)], k: f64, depth: usize) -> Vec<Fused> {
+    rrf_weighted(legs, k, depth, &LegWeights::default())
+}
+
+/// How much each leg's `1 / (k + rank)` counts in the fused score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LegWeights {
+    pub dense: f64,
+    pub lexical: f64,
+    pub glossary: f64,
+}
+
+impl Default for LegWeights {
+    fn default() -> Self {
+        LegWeights {
+            dense: 1.0,
+            lexical: 1.0,
+            glossary: 1.0,
+        }
+    }
+}
+
+impl LegWeights {
+    fn of(&self, leg: Leg) -> f64 {
+        match leg {
+            Leg::Dense => self.dense,
+            Leg::Lexical => self.lexical,
+            Leg::Glossary => self.glossary,
+        }
+    }
+}
+
+/// [`rrf`] with a weight per leg.
+pub fn rrf_weighted(
+    legs: &[(Leg, Vec<(RefId, f32)>)],
+    k: f64,
+    depth: usize,
+    weights: &LegWeights,
+) -> Vec<Fused> {
     let mut by_ref: BTreeMap<RefId, Fused> = BTreeMap::new();
     for (leg, hits) in legs {
         for (i, (id, score)) in provisions_from_chunks(hits)
@@ -65,8 +106,12 @@ pub fn rrf(legs: &[(Leg, Vec<(RefId, f32)>)], k: f64, depth: usize) -> Vec<Fused
                 score: 0.0,
                 legs: BTreeMap::new(),
             });
-            entry.score += 1.0 / (k + rank as f64);
-            entry.legs.insert(*leg, LegHit { rank, score });
+            entry.score += weights.of(*leg) / (k + rank as f64);
+            // A leg may contribute several lists (one per sub-query); it reports its best.
+            let better = entry.legs.get(leg).is_none_or(|h| rank < h.rank);
+            if better {
+                entry.legs.insert(*leg, LegHit { rank, score });
+            }
         }
     }
     let mut fused: Vec<Fused> = by_ref.into_values().collect();
@@ -160,6 +205,21 @@ mod tests {
         );
         assert_eq!(fused[0].ref_id, r("14"));
         assert_eq!(fused[0].score, fused[1].score);
+    }
+
+    #[test]
+    fn a_leg_with_several_lists_keeps_its_best_rank_and_sums() {
+        let fused = rrf(
+            &[
+                (Leg::Dense, list(&["53", "72"])),
+                (Leg::Dense, list(&["72", "161"])),
+            ],
+            60.0,
+            10,
+        );
+        assert_eq!(fused[0].ref_id, r("72"));
+        assert_eq!(fused[0].legs[&Leg::Dense].rank, 1);
+        assert!((fused[0].score - (1.0 / 62.0 + 1.0 / 61.0)).abs() < 1e-12);
     }
 
     #[test]

@@ -1,11 +1,44 @@
-//! The two retrieval legs as SQL. Each returns chunk hits, best first, as (provision, score).
+//! The retrieval legs and the second stage's features as SQL. Each leg returns chunk hits, best
+//! first, as (provision, score).
 
 use sqlx::PgPool;
 
 use nyaya_ingest::RefId;
 
+use super::rerank::Features;
 use crate::embed::to_pgvector;
 use crate::error::AppResult;
+
+/// Stemmed words that questions use to talk *about* the text and that tell the lexical leg
+/// nothing about which provision is meant ("What does the Constitution say about …").
+pub const NOISE_LEXEMES: &[&str] = &[
+    "articl",
+    "constitut",
+    "india",
+    "indian",
+    "say",
+    "tell",
+    "mean",
+    "explain",
+    "pleas",
+    "know",
+    "want",
+    "accord",
+    "provis",
+    "question",
+    "happen",
+];
+
+/// The query's content lexemes as a `|`-joined tsquery (quoted, so they are not stemmed twice)
+/// and as an array, built in SQL so that stemming matches the index exactly. `NULL` when
+/// nothing is left.
+const QUERY_TSQ: &str = "SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS tsq,
+        coalesce(array_agg(lexeme), '{}') AS lex
+     FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
+     WHERE NOT (lexeme = ANY($2))";
+
+/// The ts_rank_cd weights {D, C, B, A}: the marginal heading (A) counts 2.5 times the body (B).
+const RANK_WEIGHTS: &str = "'{0.1, 0.2, 0.4, 1.0}'";
 
 /// Nearest chunks by cosine distance over the HNSW index of the query vector's dimension.
 /// Score is cosine similarity.
@@ -33,26 +66,161 @@ pub async fn dense(
     Ok(to_refs(rows))
 }
 
-/// Full-text search with OR semantics over the query's terms (a question rarely repeats every
-/// word of the provision), ranked by `ts_rank_cd` with length normalisation (rank / (1 + log
-/// length)) so short, dense chunks win; the heading is weighted above the body (`A` vs `B`).
-pub async fn lexical(pool: &PgPool, query: &str, depth: usize) -> AppResult<Vec<(RefId, f32)>> {
-    let rows: Vec<(String, f32)> = sqlx::query_as(
-        "WITH q AS (
-             SELECT to_tsquery('english', string_agg(lexeme, ' | ')) AS tsq
-             FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
-         )
-         SELECT c.ref_id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', c.tsv, q.tsq, 1)::real AS score
-         FROM chunks c, q
-         WHERE q.tsq IS NOT NULL AND c.tsv @@ q.tsq
-         ORDER BY score DESC, c.id
-         LIMIT $2",
-    )
-    .bind(query)
-    .bind(depth as i64)
-    .fetch_all(pool)
-    .await?;
+/// How the lexical leg ranks the chunks that match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum LexicalRanking {
+    /// Okapi BM25 (k1 1.2, b 0.75) over the inverted index `chunk_terms` (heading occurrences
+    /// counted twice; see `migrations/0002_lexicon.sql`).
+    #[default]
+    Bm25,
+    /// Postgres's cover-density rank with length normalisation (the first version).
+    TsRankCd,
+}
+
+/// BM25's term-frequency saturation and length normalisation.
+const BM25_K1: f64 = 1.2;
+const BM25_B: f64 = 0.75;
+
+/// Full-text search with OR semantics over the query's content terms (a question rarely repeats
+/// every word of the provision). BM25 by default, so rare terms weigh more than common ones
+/// ("suffrage" over "state") and long chunks do not win by length; the heading counts above
+/// the body. See `adr/0004-retrieval.md` for the comparison with `ts_rank_cd`.
+pub async fn lexical(
+    pool: &PgPool,
+    query: &str,
+    depth: usize,
+    ranking: LexicalRanking,
+) -> AppResult<Vec<(RefId, f32)>> {
+    let sql = match ranking {
+        LexicalRanking::TsRankCd => format!(
+            "WITH q AS ({QUERY_TSQ})
+             SELECT c.ref_id, ts_rank_cd({RANK_WEIGHTS}, c.tsv, q.tsq, 1)::real AS score
+             FROM chunks c, q
+             WHERE q.tsq IS NOT NULL AND c.tsv @@ q.tsq
+             ORDER BY score DESC, c.id
+             LIMIT $3"
+        ),
+        // Written so the planner walks the lexeme index: the query's lexemes as rows, joined
+        // to the lexicon, then to the postings (about 5 ms; a cross join on the statistics
+        // made it scan all 44k postings).
+        LexicalRanking::Bm25 => format!(
+            "WITH q AS (
+                 SELECT DISTINCT lexeme
+                 FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
+                 WHERE NOT (lexeme = ANY($2))
+             ),
+             idf AS (
+                 SELECT l.lexeme,
+                        ln(1 + ((SELECT n FROM chunk_stats) - l.ndoc + 0.5) / (l.ndoc + 0.5)) AS idf
+                 FROM q JOIN chunk_lexicon l USING (lexeme)
+             )
+             SELECT t.ref_id,
+                    sum(idf.idf * t.tf * ({BM25_K1} + 1)
+                        / (t.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * t.tokens
+                                               / (SELECT avg_tokens FROM chunk_stats))))::real AS score
+             FROM idf JOIN chunk_terms t USING (lexeme)
+             GROUP BY t.chunk_id, t.ref_id
+             ORDER BY score DESC, t.chunk_id
+             LIMIT $3"
+        ),
+    };
+    let rows: Vec<(String, f32)> = sqlx::query_as(&sql)
+        .bind(query)
+        .bind(NOISE_LEXEMES)
+        .bind(depth as i64)
+        .fetch_all(pool)
+        .await?;
     Ok(to_refs(rows))
+}
+
+/// The rescorer's features for the candidate provisions, in one round trip: the exact best
+/// cosine over every chunk of each candidate (a few hundred rows at most, not the index's
+/// estimate) and the share of the query's content lexemes in its heading. `lexical_best`
+/// comes from the lexical leg's own scores (`lexical_scores`), not a second text ranking.
+pub async fn features(
+    pool: &PgPool,
+    query: &str,
+    query_vector: &[f32],
+    model_id: &str,
+    candidates: &[(RefId, f64)],
+    lexical_scores: &std::collections::HashMap<RefId, f32>,
+) -> AppResult<Vec<Features>> {
+    if candidates.is_empty() {
+        return Ok(Vec::new());
+    }
+    let dim = query_vector.len();
+    let ids: Vec<String> = candidates.iter().map(|(r, _)| r.to_string()).collect();
+    let sql = format!(
+        "WITH q AS ({QUERY_TSQ}),
+         best AS (
+             SELECT c.ref_id,
+                    max(1 - (c.embedding::vector({dim}) <=> $4::vector({dim}))) AS dense_best
+             FROM chunks c
+             WHERE c.ref_id = ANY($3) AND vector_dims(c.embedding) = {dim} AND c.embedding_model = $5
+             GROUP BY c.ref_id
+         )
+         SELECT p.ref_id,
+                coalesce(b.dense_best, 0)::float8,
+                (cardinality(ARRAY(
+                     SELECT unnest(q.lex)
+                     INTERSECT
+                     SELECT unnest(tsvector_to_array(to_tsvector('english', p.title)))
+                 ))::float8 / greatest(cardinality(q.lex), 1))::float8
+         FROM provisions p LEFT JOIN best b USING (ref_id), q
+         WHERE p.ref_id = ANY($3)"
+    );
+    let rows: Vec<(String, f64, f64)> = sqlx::query_as(&sql)
+        .bind(query)
+        .bind(NOISE_LEXEMES)
+        .bind(&ids)
+        .bind(to_pgvector(query_vector))
+        .bind(model_id)
+        .fetch_all(pool)
+        .await?;
+    // Back into the first stage's order, which breaks the rescorer's ties.
+    Ok(candidates
+        .iter()
+        .filter_map(|(id, fused)| {
+            let (_, dense_best, title_share) = rows.iter().find(|r| r.0 == id.as_str())?;
+            Some(Features {
+                ref_id: id.clone(),
+                fused: *fused,
+                dense_best: *dense_best,
+                lexical_best: lexical_scores.get(id).copied().unwrap_or(0.0) as f64,
+                title_share: *title_share,
+            })
+        })
+        .collect())
+}
+
+/// The text a cross-encoder reads for each candidate: heading and the provision's best chunk.
+pub async fn best_chunk_texts(
+    pool: &PgPool,
+    query_vector: &[f32],
+    candidates: &[RefId],
+) -> AppResult<Vec<String>> {
+    let dim = query_vector.len();
+    let ids: Vec<String> = candidates.iter().map(|r| r.to_string()).collect();
+    let sql = format!(
+        "SELECT DISTINCT ON (ref_id) ref_id, heading || '\n' || text FROM chunks
+         WHERE ref_id = ANY($1) AND vector_dims(embedding) = {dim}
+         ORDER BY ref_id, embedding::vector({dim}) <=> $2::vector({dim})"
+    );
+    let rows: Vec<(String, String)> = sqlx::query_as(&sql)
+        .bind(&ids)
+        .bind(to_pgvector(query_vector))
+        .fetch_all(pool)
+        .await?;
+    Ok(ids
+        .iter()
+        .map(|id| {
+            rows.iter()
+                .find(|(r, _)| r == id)
+                .map(|(_, t)| t.clone())
+                .unwrap_or_default()
+        })
+        .collect())
 }
 
 fn to_refs(rows: Vec<(String, f32)>) -> Vec<(RefId, f32)> {

@@ -1,9 +1,14 @@
 //! Retrieval: refs named in the question first (pinned, by direct lookup), then the dense and
-//! lexical legs fused by rank ([`fusion`]), then one hop along cross-references as
-//! `supporting` provisions that never outrank a hit.
+//! lexical legs (and the glossary's refs) fused by rank ([`fusion`]), optionally re-ordered by
+//! a second stage ([`rerank`]), then one hop along cross-references as `supporting`
+//! provisions that never outrank a hit. The question's everyday words are expanded into the
+//! text's own by the [`glossary`] before either leg sees them.
 
 pub mod fusion;
+pub mod glossary;
 pub mod legs;
+pub mod rerank;
+pub mod split;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,30 +22,83 @@ use nyaya_ingest::RefId;
 
 use crate::embed::Embedder;
 use crate::error::{AppError, AppResult};
-use fusion::{rrf, Leg, LegHit};
+use fusion::{rrf_weighted, Leg, LegHit, LegWeights};
+use glossary::Glossary;
+use rerank::{CrossEncoder, SecondStage, Weights};
 
-/// Which legs run.
+/// Which legs run, and whether the second stage re-orders their fusion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
 pub enum Mode {
+    #[serde(rename = "dense")]
     Dense,
+    #[serde(rename = "lexical")]
     Lexical,
-    #[default]
+    #[serde(rename = "hybrid")]
     Hybrid,
+    #[default]
+    #[serde(rename = "hybrid+rerank")]
+    HybridRerank,
+    #[serde(rename = "dense+rerank")]
+    DenseRerank,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::Dense,
+        Mode::Lexical,
+        Mode::Hybrid,
+        Mode::HybridRerank,
+        Mode::DenseRerank,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Dense => "dense",
+            Mode::Lexical => "lexical",
+            Mode::Hybrid => "hybrid",
+            Mode::HybridRerank => "hybrid+rerank",
+            Mode::DenseRerank => "dense+rerank",
+        }
+    }
+
+    fn dense(self) -> bool {
+        !matches!(self, Mode::Lexical)
+    }
+
+    fn lexical(self) -> bool {
+        matches!(self, Mode::Lexical | Mode::Hybrid | Mode::HybridRerank)
+    }
+
+    fn rerank(self) -> bool {
+        matches!(self, Mode::HybridRerank | Mode::DenseRerank)
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl std::str::FromStr for Mode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "dense" => Ok(Mode::Dense),
-            "lexical" => Ok(Mode::Lexical),
-            "hybrid" => Ok(Mode::Hybrid),
-            other => Err(format!(
-                "mode must be dense, lexical or hybrid, not {other:?}"
-            )),
-        }
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "mode must be dense, lexical, hybrid, hybrid+rerank or dense+rerank, not {s:?}"
+                )
+            })
     }
+}
+
+/// The models a search may use; either may be missing (lexical search needs neither).
+#[derive(Clone, Default)]
+pub struct Models {
+    pub embedder: Option<Arc<dyn Embedder>>,
+    pub cross_encoder: Option<Arc<dyn CrossEncoder>>,
 }
 
 /// Limits and knobs of one search.
@@ -50,21 +108,51 @@ pub struct SearchOptions {
     pub mode: Mode,
     /// Put refs named in the question first.
     pub pin: bool,
+    /// Expand everyday words with the glossary (both legs) and fuse its refs as a leg.
+    pub glossary: bool,
+    /// Return the provisions the top hits cite as `supporting`.
+    pub hop: bool,
+    /// Search each part of a many-part question too ([`split`]).
+    pub split: bool,
+    /// How the lexical leg ranks.
+    pub lexical_ranking: legs::LexicalRanking,
     /// RRF's k.
     pub rrf_k: f64,
+    /// Each leg's weight in the fusion.
+    pub leg_weights: LegWeights,
     /// Chunks each leg returns before fusion.
     pub depth: usize,
+    /// How many fused provisions the second stage re-orders.
+    pub rerank_depth: usize,
+    /// What the `+rerank` modes run.
+    pub second_stage: SecondStage,
+    pub weights: Weights,
+    /// Below this best-chunk cosine (and with no pinned ref) the search says the text does not
+    /// cover the question. Calibrated on the dev split (`adr/0005-refusal-threshold.md`).
+    pub refusal_threshold: f64,
     pub max_query_chars: usize,
 }
+
+/// The calibrated default of [`SearchOptions::refusal_threshold`].
+pub const DEFAULT_REFUSAL_THRESHOLD: f64 = 0.33;
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             k: 10,
-            mode: Mode::Hybrid,
+            mode: Mode::default(),
             pin: true,
+            glossary: true,
+            hop: true,
+            split: true,
+            lexical_ranking: legs::LexicalRanking::default(),
             rrf_k: 60.0,
+            leg_weights: LegWeights::default(),
             depth: 50,
+            rerank_depth: 30,
+            second_stage: SecondStage::default(),
+            weights: Weights::default(),
+            refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
             max_query_chars: 4000,
         }
     }
@@ -102,15 +190,57 @@ pub struct Timings {
     pub dense: f64,
     pub lexical: f64,
     pub fuse: f64,
+    pub rerank: f64,
     pub total: f64,
+}
+
+impl Timings {
+    /// Every stage by name, in pipeline order. The legs run concurrently, so the stages need
+    /// not add up to `total`.
+    pub fn stages(&self) -> [(&'static str, f64); 6] {
+        [
+            ("embed", self.embed),
+            ("dense", self.dense),
+            ("lexical", self.lexical),
+            ("fuse", self.fuse),
+            ("rerank", self.rerank),
+            ("total", self.total),
+        ]
+    }
+}
+
+/// Whether the text covers the question, as far as retrieval can tell.
+#[derive(Debug, Clone, Serialize)]
+pub struct Coverage {
+    pub covered: bool,
+    /// The best cosine similarity of any chunk to the question (`None` without the dense leg).
+    pub confidence: Option<f64>,
+    /// Why not, when not covered.
+    pub reason: Option<String>,
+    /// The out-of-scope class, when the rules recognised one.
+    pub out_of_scope: Option<crate::scope::OutOfScope>,
+}
+
+/// What the glossary did to the question.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct QueryExpansion {
+    pub matched: Vec<String>,
+    pub added: Vec<String>,
+    pub refs: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchResponse {
     pub request_id: String,
+    pub mode: Mode,
     pub results: Vec<SearchHit>,
     pub supporting: Vec<Supporting>,
+    pub coverage: Coverage,
+    pub expansion: QueryExpansion,
     pub timings_ms: Timings,
+    /// The first stage's fused provisions, before the second stage (for candidate recall).
+    #[serde(skip)]
+    pub candidates: Vec<String>,
 }
 
 /// Checks the request before any work: typed 400s, never a 500.
@@ -138,10 +268,27 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Above this many words a question that splits into parts is embedded by its parts only.
+pub const LONG_QUERY_WORDS: usize = 80;
+
+fn words(s: &str) -> usize {
+    s.split_whitespace().count()
+}
+
+/// Embeds query texts in one batch, off the async runtime.
+async fn embed_queries(embedder: &Arc<dyn Embedder>, texts: &[String]) -> AppResult<Vec<Vec<f32>>> {
+    let prefix = embedder.manifest().query_prefix.clone();
+    let q: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+    let model = embedder.clone();
+    Ok(tokio::task::spawn_blocking(move || model.embed_raw(&q))
+        .await
+        .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??)
+}
+
 /// Runs one search.
 pub async fn search(
     pool: &PgPool,
-    embedder: Option<Arc<dyn Embedder>>,
+    models: &Models,
     query: &str,
     opts: &SearchOptions,
     request_id: String,
@@ -150,34 +297,177 @@ pub async fn search(
     let started = Instant::now();
     let mut timings = Timings::default();
 
-    let mut legs_out: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
-    if matches!(opts.mode, Mode::Dense | Mode::Hybrid) {
-        let embedder = embedder.ok_or_else(|| {
+    let glossary = Glossary::builtin();
+    let expansion = if opts.glossary {
+        let e = glossary.expand(query);
+        QueryExpansion {
+            matched: e.matched,
+            added: e.added,
+            refs: e.refs,
+        }
+    } else {
+        QueryExpansion::default()
+    };
+    let expand = |text: &str| -> String {
+        if opts.glossary {
+            glossary.expand(text).expanded_query(text)
+        } else {
+            text.to_string()
+        }
+    };
+    // The whole question first, then its parts; every text goes through both legs.
+    let mut texts = vec![expand(query)];
+    if opts.split {
+        texts.extend(split::sub_queries(query).iter().map(|p| expand(p)));
+    }
+    let expanded = texts[0].clone();
+
+    // The two legs run concurrently (the lexical queries while the question is embedded), and
+    // each leg's queries (one per text) concurrently on the pool.
+    let dense_leg = async {
+        if !opts.mode.dense() {
+            return Ok((Vec::new(), None, 0.0, 0.0));
+        }
+        let embedder = models.embedder.as_ref().ok_or_else(|| {
             AppError::ModelUnavailable(
                 "the embedding model is not loaded; use mode \"lexical\"".into(),
             )
         })?;
+        // A story of a few hundred words is cut at the model's token limit anyway, and its
+        // embedding costs as much as all its sentences together: embed its parts only, and let
+        // the last part (where the question usually is) stand for it in the second stage.
+        let long = texts.len() > 1 && words(query) > LONG_QUERY_WORDS;
+        let dense_texts = if long { &texts[1..] } else { &texts[..] };
         let t = Instant::now();
-        let q = query.to_string();
-        let model = embedder.clone();
-        let vector = tokio::task::spawn_blocking(move || model.embed_query(&q))
-            .await
-            .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
-        timings.embed = ms(t);
+        let vectors = embed_queries(embedder, dense_texts).await?;
+        let embed_ms = ms(t);
         let t = Instant::now();
-        let hits = legs::dense(pool, &vector, &embedder.manifest().id, opts.depth).await?;
-        timings.dense = ms(t);
-        legs_out.push((Leg::Dense, hits));
-    }
-    if matches!(opts.mode, Mode::Lexical | Mode::Hybrid) {
+        let model_id = &embedder.manifest().id;
+        let lists = futures::future::try_join_all(
+            vectors
+                .iter()
+                .map(|v| legs::dense(pool, v, model_id, opts.depth)),
+        )
+        .await?;
+        let dense_ms = ms(t);
+        let query_vector = if long {
+            vectors.into_iter().last()
+        } else {
+            vectors.into_iter().next()
+        };
+        AppResult::Ok((lists, query_vector, embed_ms, dense_ms))
+    };
+    let lexical_leg = async {
+        if !opts.mode.lexical() {
+            return Ok((Vec::new(), 0.0));
+        }
         let t = Instant::now();
-        let hits = legs::lexical(pool, query, opts.depth).await?;
-        timings.lexical = ms(t);
-        legs_out.push((Leg::Lexical, hits));
+        // Refs the question names, in the text's own spelling ("article three hundred and
+        // sixty-eight" → "Article 368", "Art. 21-A" → "Article 21A"), so the heading matches
+        // even when nothing is pinned.
+        let mut lexical_texts = texts.clone();
+        let labels: Vec<String> = find_refs(query)
+            .into_iter()
+            .map(|(r, _)| r.id.label())
+            .collect();
+        if !labels.is_empty() {
+            lexical_texts[0] = format!("{} {}", lexical_texts[0], labels.join(" "));
+        }
+        let lists = futures::future::try_join_all(
+            lexical_texts
+                .iter()
+                .map(|text| legs::lexical(pool, text, opts.depth, opts.lexical_ranking)),
+        )
+        .await?;
+        AppResult::Ok((lists, ms(t)))
+    };
+    let ((dense_lists, query_vector, embed_ms, dense_ms), (lexical_lists, lexical_ms)) =
+        tokio::try_join!(dense_leg, lexical_leg)?;
+    timings.embed = embed_ms;
+    timings.dense = dense_ms;
+    timings.lexical = lexical_ms;
+    let mut legs_out: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
+    legs_out.extend(dense_lists.into_iter().map(|l| (Leg::Dense, l)));
+    legs_out.extend(lexical_lists.into_iter().map(|l| (Leg::Lexical, l)));
+    if !expansion.refs.is_empty() {
+        let hits: Vec<(RefId, f32)> = expansion
+            .refs
+            .iter()
+            .filter_map(|r| r.parse().ok().map(|id| (id, 1.0)))
+            .collect();
+        legs_out.push((Leg::Glossary, hits));
     }
     let t = Instant::now();
-    let fused = rrf(&legs_out, opts.rrf_k, opts.depth);
+    let mut fused = rrf_weighted(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
+    let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
+
+    if opts.mode.rerank() && opts.second_stage != SecondStage::None {
+        let t = Instant::now();
+        if let (Some(vector), Some(embedder)) = (&query_vector, &models.embedder) {
+            let n = opts.rerank_depth.min(fused.len());
+            let head: Vec<(RefId, f64)> = fused[..n]
+                .iter()
+                .map(|f| (f.ref_id.clone(), f.score))
+                .collect();
+            let order: Vec<(RefId, f64)> = match opts.second_stage {
+                SecondStage::Rescore => {
+                    // The best lexical score each provision reached in any lexical list.
+                    let mut lexical_scores = std::collections::HashMap::new();
+                    for (_, hits) in legs_out.iter().filter(|(l, _)| *l == Leg::Lexical) {
+                        for (id, score) in hits {
+                            let best = lexical_scores.entry(id.clone()).or_insert(*score);
+                            *best = best.max(*score);
+                        }
+                    }
+                    let feats = legs::features(
+                        pool,
+                        &expanded,
+                        vector,
+                        &embedder.manifest().id,
+                        &head,
+                        &lexical_scores,
+                    )
+                    .await?;
+                    rerank::rescore(&feats, &opts.weights)
+                }
+                SecondStage::CrossEncoder => {
+                    let ce = models.cross_encoder.clone().ok_or_else(|| {
+                        AppError::ModelUnavailable(
+                            "no cross-encoder is configured (NYAYA_RERANKER_DIR); use --second-stage rescore".into(),
+                        )
+                    })?;
+                    let ids: Vec<RefId> = head.iter().map(|(r, _)| r.clone()).collect();
+                    let texts = legs::best_chunk_texts(pool, vector, &ids).await?;
+                    let q = query.to_string();
+                    let scores = tokio::task::spawn_blocking(move || ce.score(&q, &texts))
+                        .await
+                        .map_err(|e| AppError::Resource(format!("reranking task failed: {e}")))??;
+                    let mut order: Vec<(RefId, f64)> = ids
+                        .into_iter()
+                        .zip(scores)
+                        .map(|(id, s)| (id, s as f64))
+                        .collect();
+                    order.sort_by(|a, b| b.1.total_cmp(&a.1));
+                    order
+                }
+                SecondStage::None => Vec::new(),
+            };
+            let mut head_fused: Vec<fusion::Fused> = fused.drain(..n).collect();
+            let mut reordered = Vec::with_capacity(fused.len() + n);
+            for (id, score) in order {
+                if let Some(i) = head_fused.iter().position(|f| f.ref_id == id) {
+                    let mut f = head_fused.remove(i);
+                    f.score = score;
+                    reordered.push(f);
+                }
+            }
+            reordered.extend(head_fused);
+            reordered.append(&mut fused);
+            fused = reordered;
+        }
+        timings.rerank = ms(t);
+    }
 
     // Pinned refs: named in the question and present in the corpus, in the order named.
     let mut pinned: Vec<(RefId, Option<String>)> = Vec::new();
@@ -238,14 +528,55 @@ pub async fn search(
     }
     results.truncate(opts.k);
 
-    let supporting = one_hop(pool, &results).await?;
+    let supporting = if opts.hop {
+        one_hop(pool, &results).await?
+    } else {
+        Vec::new()
+    };
+    // The closest any chunk came to the question or one of its parts.
+    let confidence = opts.mode.dense().then(|| {
+        legs_out
+            .iter()
+            .filter(|(l, _)| *l == Leg::Dense)
+            .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
+            .fold(0.0, f64::max)
+    });
+    let coverage = coverage(query, results.iter().any(|r| r.pinned), confidence, opts);
     timings.total = ms(started);
     Ok(SearchResponse {
         request_id,
+        mode: opts.mode,
         results,
         supporting,
+        coverage,
+        expansion,
         timings_ms: timings,
+        candidates,
     })
+}
+
+/// The search-level "not covered" decision: the out-of-scope rules first (another statute,
+/// case law, an injection …), then — unless the question named a provision — the best
+/// chunk's similarity against the calibrated threshold.
+fn coverage(query: &str, pinned: bool, confidence: Option<f64>, opts: &SearchOptions) -> Coverage {
+    let scope = crate::scope::check(query);
+    if let Some(class) = scope.verdict {
+        return Coverage {
+            covered: false,
+            confidence,
+            reason: Some(class.reason().to_string()),
+            out_of_scope: Some(class),
+        };
+    }
+    let weak = !pinned && confidence.is_some_and(|c| c < opts.refusal_threshold);
+    Coverage {
+        covered: !weak,
+        confidence,
+        reason: weak.then(|| {
+            "no provision is close enough to the question; the text may not cover it".to_string()
+        }),
+        out_of_scope: None,
+    }
 }
 
 struct ProvisionInfo {
@@ -388,7 +719,13 @@ mod tests {
 
     #[test]
     fn modes_parse() {
-        assert_eq!("hybrid".parse::<Mode>(), Ok(Mode::Hybrid));
+        for m in Mode::ALL {
+            assert_eq!(m.as_str().parse::<Mode>(), Ok(m));
+            assert_eq!(
+                serde_json::to_value(m).unwrap(),
+                serde_json::json!(m.as_str())
+            );
+        }
         assert!("fuzzy".parse::<Mode>().is_err());
     }
 }

@@ -68,16 +68,22 @@ pub fn database_url(pool: &PgPool) -> String {
 
 /// A configuration for the per-test database, built directly (no clap, no CWD dependence).
 pub fn config(pool: &PgPool) -> Config {
-    Config {
-        database_url: database_url(pool),
-        pdfium_lib: pdfium_lib(),
-        model_dir: model_dir(),
-        ort_lib: ort_lib(),
-        // Embedding the corpus takes about a minute; tests/embed.rs does it once.
-        no_embed: true,
-        chunk_tokens: nyaya_ingest::chunk::DEFAULT_MAX_TOKENS,
-        default_pdf: real_pdf(),
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        config: Config,
     }
+    // Every other setting at its default, as `nyaya` with no flags would have it.
+    let mut c = <Defaults as clap::Parser>::parse_from(["nyaya"]).config;
+    c.database_url = database_url(pool);
+    c.pdfium_lib = pdfium_lib();
+    c.model_dir = model_dir();
+    c.ort_lib = ort_lib();
+    // Embedding the corpus takes about a minute; tests/embed.rs does it once.
+    c.no_embed = true;
+    c.chunk_tokens = nyaya_ingest::chunk::DEFAULT_MAX_TOKENS;
+    c.default_pdf = real_pdf();
+    c
 }
 
 /// The bundled model, loaded once per test binary.
@@ -91,10 +97,18 @@ pub fn embedder() -> Option<Arc<dyn nyaya::embed::Embedder>> {
     )
 }
 
+/// The models a search uses: the bundled embedder, no cross-encoder.
+pub fn models() -> nyaya::search::Models {
+    nyaya::search::Models {
+        embedder: embedder(),
+        cross_encoder: None,
+    }
+}
+
 pub fn app(pool: &PgPool) -> Router {
     nyaya::http::router(AppState {
         pool: pool.clone(),
-        embedder: embedder(),
+        models: models(),
         config: Arc::new(config(pool)),
     })
 }

@@ -1,0 +1,200 @@
+//! `nyaya ablate`: every retrieval mode and switch over one split, as the Markdown table of the
+//! ablation ADR, with the command and commit that made it.
+
+use std::fmt::Write as _;
+
+use sqlx::PgPool;
+
+use nyaya_eval::GoldenCase;
+
+use crate::config::Config;
+use crate::error::AppResult;
+use crate::evaluate::{evaluate, CaseRun, Evaluation};
+use crate::search::rerank::SecondStage;
+use crate::search::{Mode, Models, SearchOptions};
+
+/// One row of the table.
+struct Variant {
+    name: String,
+    opts: SearchOptions,
+}
+
+fn variants(base: &SearchOptions) -> Vec<Variant> {
+    let with = |name: &str, f: &dyn Fn(&mut SearchOptions)| {
+        let mut o = base.clone();
+        f(&mut o);
+        Variant {
+            name: name.to_string(),
+            opts: o,
+        }
+    };
+    vec![
+        with("dense", &|o| o.mode = Mode::Dense),
+        with("lexical", &|o| o.mode = Mode::Lexical),
+        with("hybrid", &|o| o.mode = Mode::Hybrid),
+        with("hybrid+rerank (rescore)", &|o| o.mode = Mode::HybridRerank),
+        with("dense+rerank (rescore)", &|o| o.mode = Mode::DenseRerank),
+        with("hybrid+rerank, second stage none", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.second_stage = SecondStage::None;
+        }),
+        with("hybrid+rerank − glossary", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.glossary = false;
+        }),
+        with("hybrid − glossary", &|o| {
+            o.mode = Mode::Hybrid;
+            o.glossary = false;
+        }),
+        with("dense − glossary", &|o| {
+            o.mode = Mode::Dense;
+            o.glossary = false;
+        }),
+        with("lexical − glossary", &|o| {
+            o.mode = Mode::Lexical;
+            o.glossary = false;
+        }),
+        with("hybrid+rerank − sub-query split", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.split = false;
+        }),
+        with("hybrid+rerank, lexical ts_rank_cd (not BM25)", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.lexical_ranking = crate::search::legs::LexicalRanking::TsRankCd;
+        }),
+        with("lexical, ts_rank_cd (not BM25)", &|o| {
+            o.mode = Mode::Lexical;
+            o.lexical_ranking = crate::search::legs::LexicalRanking::TsRankCd;
+        }),
+        with("hybrid+rerank, lexical weight 0.5", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.leg_weights.lexical = 0.5;
+        }),
+        with("hybrid+rerank − cross-ref hop", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.hop = false;
+        }),
+        with("hybrid+rerank, RRF k = 10", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.rrf_k = 10.0;
+        }),
+        with("hybrid+rerank, leg depth 20", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.depth = 20;
+        }),
+        with("hybrid+rerank, rerank depth 10", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.rerank_depth = 10;
+        }),
+    ]
+}
+
+/// Share of expected refs found in the top 5 or among the supporting provisions (what the
+/// cross-reference hop adds to an answer's reach), over answerable cases.
+fn reach_at_5(cases: &[GoldenCase], runs: &[CaseRun]) -> f64 {
+    let mut sum = 0.0;
+    let mut n = 0;
+    for c in cases.iter().filter(|c| c.is_answerable()) {
+        let Some(r) = runs.iter().find(|r| r.id == c.id) else {
+            continue;
+        };
+        let found = c
+            .expected_refs
+            .iter()
+            .filter(|e| {
+                let e = e.to_string();
+                r.ranking.iter().take(5).any(|x| *x == e) || r.supporting.contains(&e)
+            })
+            .count();
+        sum += found as f64 / c.expected_refs.len().max(1) as f64;
+        n += 1;
+    }
+    sum / n.max(1) as f64
+}
+
+fn f3(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into())
+}
+
+fn row(name: &str, cases: &[GoldenCase], ev: &Evaluation) -> String {
+    let c = &ev.scorecard;
+    format!(
+        "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} |",
+        f3(c.unpinned.recall_at_1),
+        f3(c.unpinned.recall_at_5),
+        f3(c.unpinned.recall_at_10),
+        f3(c.unpinned.mrr_at_10),
+        f3(c.unpinned.ndcg_at_5),
+        f3(c.unpinned.candidate_recall),
+        f3(c.pinned.recall_at_5),
+        f3(c.pinned.lookup_hit_at_1),
+        f3(c.refusal_accuracy),
+        f3(c.false_refusal_rate),
+        reach_at_5(cases, &ev.unpinned),
+        c.latency_ms.p50.unwrap_or(0.0),
+        c.latency_ms.p95.unwrap_or(0.0),
+    )
+}
+
+fn git(args: &[&str]) -> String {
+    std::process::Command::new("git")
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Runs the variants and renders the ADR.
+pub async fn run(
+    pool: &PgPool,
+    models: &Models,
+    cfg: &Config,
+    cases: &[GoldenCase],
+    split: &str,
+) -> AppResult<String> {
+    let base = cfg.search_options();
+    let mut rows = Vec::new();
+    for v in variants(&base) {
+        let ev = evaluate(pool, models, cases, &v.opts).await?;
+        eprintln!(
+            "{}: unpinned R@5 {}",
+            v.name,
+            f3(ev.scorecard.unpinned.recall_at_5)
+        );
+        rows.push(row(&v.name, cases, &ev));
+    }
+    let commit = git(&["rev-parse", "--short", "HEAD"]);
+    let dirty = !git(&["status", "--porcelain", "--untracked-files=no"]).is_empty();
+    let mut s = String::new();
+    let _ = writeln!(s, "# ADR 0006: Retrieval ablation\n");
+    let _ = writeln!(
+        s,
+        "Generated by `nyaya ablate --split {split}` (`make ablate`) at commit `{commit}`{} on {} UTC, over {} {split} cases of `eval/golden/single_turn.jsonl`. Do not edit by hand; rerun the command. The decisions it informs are in [ADR 0004](0004-retrieval.md) and [ADR 0005](0005-refusal-threshold.md).\n",
+        if dirty { " (with uncommitted changes)" } else { "" },
+        chrono::Utc::now().format("%Y-%m-%d %H:%M"),
+        cases.len()
+    );
+    let _ = writeln!(
+        s,
+        "Base configuration: mode `{}`, RRF k {}, leg depth {}, rerank depth {}, rescore weights {:?}, refusal threshold {:.3}.\n",
+        base.mode, base.rrf_k, base.depth, base.rerank_depth, base.weights, base.refusal_threshold
+    );
+    let _ = writeln!(
+        s,
+        "Columns: \"u.\" = unpinned (refs named in the question not put first; retrieval alone). R@5 pinned and lookup Hit@1 are what users get. Candidate recall is Recall@50 of the first stage's fused list, before the second stage. Reach@5 counts an expected ref found in the unpinned top 5 *or* among the supporting provisions one cross-reference hop away. Refusal figures are the search-level decision (out-of-scope rules + calibrated threshold). Latency is the whole search per query (pinned run), on this machine, debug or release as built.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| variant | u. R@1 | u. R@5 | u. R@10 | u. MRR@10 | u. nDCG@5 | cand. recall | R@5 pinned | lookup Hit@1 | refusal acc. | false refusal | u. reach@5 | p50 ms | p95 ms |"
+    );
+    let _ = writeln!(
+        s,
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for r in rows {
+        let _ = writeln!(s, "{r}");
+    }
+    Ok(s)
+}

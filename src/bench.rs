@@ -1,0 +1,117 @@
+//! `nyaya bench`: a fixed question list (the golden set's questions, all splits) through search,
+//! per mode, with per-stage latency percentiles and sequential queries per second.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use sqlx::PgPool;
+
+use nyaya_eval::metrics::percentile;
+
+use crate::error::AppResult;
+use crate::search::{search, Mode, Models, SearchOptions, Timings};
+
+/// One mode's figures.
+pub struct ModeBench {
+    pub mode: Mode,
+    pub queries: usize,
+    /// stage → (p50, p95, p99) in ms.
+    pub stages: Vec<(&'static str, [f64; 3])>,
+    pub qps: f64,
+}
+
+fn stage_names() -> Vec<&'static str> {
+    Timings::default()
+        .stages()
+        .iter()
+        .map(|(n, _)| *n)
+        .collect()
+}
+
+/// Runs every question `rounds` times in `mode` (after one warm-up pass) and measures.
+pub async fn bench_mode(
+    pool: &PgPool,
+    models: &Models,
+    questions: &[String],
+    base: &SearchOptions,
+    mode: Mode,
+    rounds: usize,
+) -> AppResult<ModeBench> {
+    let opts = SearchOptions {
+        mode,
+        ..base.clone()
+    };
+    for q in questions.iter().take(20) {
+        search(pool, models, q, &opts, String::new()).await?;
+    }
+    let mut timings = Vec::with_capacity(questions.len() * rounds);
+    let started = Instant::now();
+    for _ in 0..rounds {
+        for q in questions {
+            timings.push(
+                search(pool, models, q, &opts, String::new())
+                    .await?
+                    .timings_ms,
+            );
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let stages = stage_names()
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let v: Vec<f64> = timings.iter().map(|t| t.stages()[i].1).collect();
+            let p = |q| percentile(&v, q).unwrap_or(0.0);
+            (name, [p(50.0), p(95.0), p(99.0)])
+        })
+        .collect();
+    Ok(ModeBench {
+        mode,
+        queries: timings.len(),
+        stages,
+        qps: timings.len() as f64 / wall.max(1e-9),
+    })
+}
+
+/// The table `make bench` prints.
+pub fn render(results: &[ModeBench]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<14} {:>8} {:>7}  {}",
+        "mode",
+        "queries",
+        "QPS",
+        stage_names()
+            .iter()
+            .map(|n| format!("{n:>22}"))
+            .collect::<String>()
+    );
+    let _ = writeln!(
+        s,
+        "{:<14} {:>8} {:>7}  {}",
+        "",
+        "",
+        "",
+        stage_names()
+            .iter()
+            .map(|_| format!("{:>22}", "p50/p95/p99 ms"))
+            .collect::<String>()
+    );
+    for r in results {
+        let cells: String = r
+            .stages
+            .iter()
+            .map(|(_, p)| format!("{:>22}", format!("{:.1}/{:.1}/{:.1}", p[0], p[1], p[2])))
+            .collect();
+        let _ = writeln!(
+            s,
+            "{:<14} {:>8} {:>7.1}  {}",
+            r.mode.as_str(),
+            r.queries,
+            r.qps,
+            cells
+        );
+    }
+    s
+}

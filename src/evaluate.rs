@@ -1,0 +1,242 @@
+//! Drives the evaluation harness (`nyaya-eval`, pure) with the real search: one search per
+//! golden case, pinned and unpinned, and the scorecard, gates, refusal sweep and ablation
+//! built from them.
+
+use std::collections::BTreeMap;
+
+use sqlx::PgPool;
+
+use nyaya_eval::{CaseResult, GoldenCase, Report, ReportOptions, Scorecard};
+
+use crate::error::{AppError, AppResult};
+use crate::search::{search, Models, SearchOptions};
+
+/// What one case produced in one run.
+#[derive(Debug, Clone)]
+pub struct CaseRun {
+    pub id: String,
+    pub ranking: Vec<String>,
+    /// Provisions one hop from the top hits.
+    pub supporting: Vec<String>,
+    pub candidates: Vec<String>,
+    pub refused: bool,
+    /// The best-chunk cosine (for the refusal sweep).
+    pub confidence: Option<f64>,
+    /// Refused by the out-of-scope rules (so no threshold can un-refuse it).
+    pub ruled_out: bool,
+    pub pinned_hit: bool,
+    pub latency_ms: f64,
+    pub timings: crate::search::Timings,
+}
+
+/// A whole evaluation: the pinned and unpinned runs of the same cases.
+pub struct Evaluation {
+    pub pinned: Vec<CaseRun>,
+    pub unpinned: Vec<CaseRun>,
+    pub pinned_report: Report,
+    pub unpinned_report: Report,
+    pub scorecard: Scorecard,
+}
+
+async fn run_cases(
+    pool: &PgPool,
+    models: &Models,
+    cases: &[&GoldenCase],
+    opts: &SearchOptions,
+) -> AppResult<Vec<CaseRun>> {
+    let mut out = Vec::with_capacity(cases.len());
+    for case in cases {
+        let r = search(pool, models, &case.question, opts, case.id.clone()).await?;
+        out.push(CaseRun {
+            id: case.id.clone(),
+            ranking: r.results.iter().map(|h| h.ref_id.clone()).collect(),
+            supporting: r.supporting.iter().map(|s| s.ref_id.clone()).collect(),
+            candidates: r.candidates.clone(),
+            refused: !r.coverage.covered,
+            confidence: r.coverage.confidence,
+            ruled_out: r.coverage.out_of_scope.is_some(),
+            pinned_hit: r.results.iter().any(|h| h.pinned),
+            latency_ms: r.timings_ms.total,
+            timings: r.timings_ms.clone(),
+        });
+    }
+    Ok(out)
+}
+
+fn to_results(runs: &[CaseRun]) -> Vec<CaseResult> {
+    let parse = |v: &[String]| v.iter().filter_map(|r| r.parse().ok()).collect();
+    runs.iter()
+        .map(|r| CaseResult {
+            id: r.id.clone(),
+            ranking: parse(&r.ranking),
+            candidates: parse(&r.candidates),
+            refused: r.refused,
+            latency_ms: r.latency_ms,
+        })
+        .collect()
+}
+
+fn report(cases: &[GoldenCase], runs: &[CaseRun]) -> AppResult<Report> {
+    Report::new(cases, &to_results(runs), ReportOptions::default())
+        .map_err(|e| AppError::BadRequest(format!("evaluation: {e}")))
+}
+
+/// Runs every case twice (refs pinned and not) with `opts` (its `k` is raised to 10 so that
+/// Recall@10 and MRR@10 are defined).
+pub async fn evaluate(
+    pool: &PgPool,
+    models: &Models,
+    cases: &[GoldenCase],
+    opts: &SearchOptions,
+) -> AppResult<Evaluation> {
+    let refs: Vec<&GoldenCase> = cases.iter().collect();
+    let base = SearchOptions {
+        k: opts.k.max(10),
+        ..opts.clone()
+    };
+    let pinned = run_cases(
+        pool,
+        models,
+        &refs,
+        &SearchOptions {
+            pin: true,
+            ..base.clone()
+        },
+    )
+    .await?;
+    let unpinned = run_cases(pool, models, &refs, &SearchOptions { pin: false, ..base }).await?;
+    let pinned_report = report(cases, &pinned)?;
+    let unpinned_report = report(cases, &unpinned)?;
+    let rankings: BTreeMap<String, Vec<String>> = unpinned
+        .iter()
+        .map(|r| (r.id.clone(), r.ranking.clone()))
+        .collect();
+    let scorecard = Scorecard::new(cases, &pinned_report, &unpinned_report, &rankings);
+    Ok(Evaluation {
+        pinned,
+        unpinned,
+        pinned_report,
+        unpinned_report,
+        scorecard,
+    })
+}
+
+/// One point of the refusal curve.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SweepPoint {
+    pub threshold: f64,
+    pub refusal_accuracy: f64,
+    pub false_refusal_rate: f64,
+    /// Refusal accuracy of the threshold alone, without the out-of-scope rules: how much of
+    /// what the rules might miss the similarity still catches.
+    pub threshold_only_accuracy: f64,
+}
+
+/// Refusal accuracy and false-refusal rate for each threshold, from one pinned run's
+/// confidences: a case is refused when the rules ruled it out, or when no ref was pinned and
+/// its confidence is below the threshold — the same decision `search::coverage` makes.
+pub fn sweep(cases: &[GoldenCase], runs: &[CaseRun], thresholds: &[f64]) -> Vec<SweepPoint> {
+    let must: BTreeMap<&str, bool> = cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.must_refuse))
+        .collect();
+    thresholds
+        .iter()
+        .map(|&t| {
+            let (mut right, mut refuse_n, mut wrong, mut answer_n) = (0, 0, 0, 0);
+            let mut right_alone = 0;
+            for r in runs {
+                let weak = !r.pinned_hit && r.confidence.is_some_and(|c| c < t);
+                let refused = r.ruled_out || weak;
+                if must.get(r.id.as_str()).copied().unwrap_or(false) {
+                    refuse_n += 1;
+                    right += refused as usize;
+                    right_alone += weak as usize;
+                } else {
+                    answer_n += 1;
+                    wrong += refused as usize;
+                }
+            }
+            SweepPoint {
+                threshold: t,
+                refusal_accuracy: right as f64 / refuse_n.max(1) as f64,
+                false_refusal_rate: wrong as f64 / answer_n.max(1) as f64,
+                threshold_only_accuracy: right_alone as f64 / refuse_n.max(1) as f64,
+            }
+        })
+        .collect()
+}
+
+/// Below the last threshold that refuses no answerable dev case, this much margin is kept.
+pub const THRESHOLD_MARGIN: f64 = 0.03;
+
+/// The threshold to ship. The out-of-scope rules do most of the refusing; the threshold is the
+/// second line, for what the rules miss, and a wrong refusal costs a citizen their answer. So:
+/// the highest threshold that meets both refusal gates *and* refuses no answerable case, less
+/// [`THRESHOLD_MARGIN`]; if none refuses nothing, the highest that meets both gates; if none
+/// meets both, the one with the fewest errors.
+pub fn pick_threshold(points: &[SweepPoint], min_accuracy: f64, max_false: f64) -> f64 {
+    let ok =
+        |p: &&SweepPoint| p.refusal_accuracy >= min_accuracy && p.false_refusal_rate <= max_false;
+    let highest = |f: &dyn Fn(&&SweepPoint) -> bool| {
+        points
+            .iter()
+            .filter(|p| ok(p) && f(p))
+            .map(|p| p.threshold)
+            .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))))
+    };
+    if let Some(t) = highest(&|p| p.false_refusal_rate == 0.0) {
+        return (t - THRESHOLD_MARGIN).max(0.0);
+    }
+    if let Some(t) = highest(&|_| true) {
+        return t;
+    }
+    points
+        .iter()
+        .min_by(|x, y| {
+            let ex = (1.0 - x.refusal_accuracy) + x.false_refusal_rate;
+            let ey = (1.0 - y.refusal_accuracy) + y.false_refusal_rate;
+            ex.total_cmp(&ey)
+        })
+        .map(|p| p.threshold)
+        .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pt(t: f64, acc: f64, fr: f64) -> SweepPoint {
+        SweepPoint {
+            threshold: t,
+            refusal_accuracy: acc,
+            false_refusal_rate: fr,
+            threshold_only_accuracy: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_threshold_stays_a_margin_below_the_first_wrong_refusal() {
+        let points = [
+            pt(0.1, 0.80, 0.00),
+            pt(0.2, 0.96, 0.00),
+            pt(0.3, 0.96, 0.00),
+            pt(0.4, 0.97, 0.04),
+            pt(0.5, 1.00, 0.10),
+        ];
+        assert!((pick_threshold(&points, 0.95, 0.05) - (0.3 - THRESHOLD_MARGIN)).abs() < 1e-9);
+        // Every passing threshold refuses someone: the highest passing one.
+        let points = [
+            pt(0.1, 0.90, 0.01),
+            pt(0.2, 0.96, 0.02),
+            pt(0.3, 0.97, 0.04),
+        ];
+        assert!((pick_threshold(&points, 0.95, 0.05) - 0.3).abs() < 1e-9);
+    }
+
+    #[test]
+    fn without_a_passing_threshold_the_fewest_errors_win() {
+        let points = [pt(0.1, 0.5, 0.0), pt(0.2, 0.9, 0.1), pt(0.3, 1.0, 0.5)];
+        assert_eq!(pick_threshold(&points, 0.95, 0.05), 0.2);
+    }
+}

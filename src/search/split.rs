@@ -1,0 +1,150 @@
+//! Splits a question that asks several things ("Who commands the armed forces and who can pardon
+//! a convicted person?") or tells a story over several sentences into sub-queries. Each
+//! sub-query gets its own ranked list from each leg, and all lists are fused with the whole
+//! question's, so one part's provision is not drowned by the other's. Pure and rule-based;
+//! the answer pipeline's router reuses it for the `multi_part` route.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// At most this many sub-queries (each costs an embedding and a lexical query).
+pub const MAX_PARTS: usize = 4;
+/// A part shorter than this many words is not a question of its own ("and why?").
+const MIN_WORDS: usize = 3;
+
+/// A conjunction followed by a new question word starts a new part.
+static CONJOINED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:,\s*|\s+)(?:and|or|also|but)\s+(?:(?:if|when)\s+so,?\s+)?(?P<q>who|whom|what|when|where|which|why|how|can|could|is|are|was|were|does|do|did|should|may|must|will|would|has|have)\b",
+    )
+    .expect("valid regex")
+});
+
+/// Sentence ends: `.`, `?`, `!` or `;` followed by space, but not after an abbreviation such
+/// as "Art." or "No." or a single letter.
+static SENTENCE_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[.?!;]+\s+").expect("valid regex"));
+
+const ABBREVIATIONS: &[&str] = &[
+    "art", "arts", "no", "nos", "cl", "sch", "v", "vs", "mr", "mrs", "dr", "st", "govt", "e.g",
+    "i.e", "etc", "sec", "para",
+];
+
+fn words(s: &str) -> usize {
+    s.split_whitespace().count()
+}
+
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for m in SENTENCE_END.find_iter(text) {
+        let before = &text[start..m.start()];
+        let last_word = before
+            .rsplit(|c: char| c.is_whitespace() || c == '(')
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        let abbreviation = m.as_str().starts_with('.')
+            && (ABBREVIATIONS.contains(&last_word.as_str()) || last_word.chars().count() == 1);
+        if abbreviation {
+            continue;
+        }
+        out.push(text[start..m.end()].trim().to_string());
+        start = m.end();
+    }
+    if start < text.len() {
+        out.push(text[start..].trim().to_string());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+fn split_conjoined(sentence: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for caps in CONJOINED_QUESTION.captures_iter(sentence) {
+        let (Some(whole), Some(q)) = (caps.get(0), caps.name("q")) else {
+            continue;
+        };
+        let head = sentence[start..whole.start()].trim();
+        if words(head) >= MIN_WORDS {
+            out.push(head.to_string());
+            start = q.start();
+        }
+    }
+    let tail = sentence[start..].trim();
+    if !tail.is_empty() {
+        if words(tail) >= MIN_WORDS || out.is_empty() {
+            out.push(tail.to_string());
+        } else if let Some(last) = out.last_mut() {
+            last.push(' ');
+            last.push_str(tail);
+        }
+    }
+    out
+}
+
+/// The parts of a question, or an empty list when it asks one thing. Parts keep the user's
+/// words; the whole question is always searched as well.
+pub fn sub_queries(question: &str) -> Vec<String> {
+    let mut parts: Vec<String> = sentences(question)
+        .iter()
+        .flat_map(|s| split_conjoined(s))
+        .filter(|p| words(p) >= MIN_WORDS)
+        .collect();
+    if parts.len() < 2 {
+        return Vec::new();
+    }
+    // A story ends with its question; keep the question and the facts nearest to it.
+    if parts.len() > MAX_PARTS {
+        parts.drain(..parts.len() - MAX_PARTS);
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conjoined_questions_split() {
+        assert_eq!(
+            sub_queries("Who commands the armed forces and who can pardon a convicted person?"),
+            [
+                "Who commands the armed forces",
+                "who can pardon a convicted person?"
+            ]
+        );
+        assert_eq!(
+            sub_queries("Do I have freedom of religion, and can religious minorities run their own schools?"),
+            ["Do I have freedom of religion", "can religious minorities run their own schools?"]
+        );
+    }
+
+    #[test]
+    fn one_question_is_not_split() {
+        assert!(sub_queries("Can the centre dismiss a state government?").is_empty());
+        // "and" inside one question joins nouns, not questions.
+        assert!(sub_queries("What are the powers of the President and the Governor?").is_empty());
+        assert!(sub_queries("right to education").is_empty());
+        // Abbreviations do not end sentences.
+        assert!(sub_queries("What does Art. 21 say about life and liberty?").is_empty());
+    }
+
+    #[test]
+    fn sentences_become_parts_and_long_stories_keep_their_end() {
+        let story = "My landlord locked me out. The police refused to register my complaint. \
+                     I was then arrested at night. Nobody told me the grounds. \
+                     Can they keep me without producing me before a magistrate?";
+        let parts = sub_queries(story);
+        assert_eq!(parts.len(), MAX_PARTS);
+        assert!(parts.last().unwrap().starts_with("Can they keep me"));
+        assert!(!parts.iter().any(|p| p.contains("landlord")));
+    }
+
+    #[test]
+    fn short_tails_stay_with_their_question() {
+        assert!(sub_queries("Who appoints the Governor and why?").is_empty());
+    }
+}
