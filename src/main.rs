@@ -79,9 +79,15 @@ enum Command {
         /// Check this group of eval/gates.toml (and the split's baseline); exit 1 on a miss.
         #[arg(long)]
         gates: Option<String>,
-        /// Store this run's figures as the split's baseline in eval/baseline.json.
+        /// Store this run's figures as the split's baseline in the baseline file.
         #[arg(long)]
         write_baseline: bool,
+        /// The gates file.
+        #[arg(long, default_value = "eval/gates.toml")]
+        gates_file: PathBuf,
+        /// The baseline file (per split).
+        #[arg(long, default_value = "eval/baseline.json")]
+        baseline_file: PathBuf,
     },
     /// Sweep the "not covered" threshold over a split and print the refusal curve.
     Calibrate {
@@ -421,6 +427,8 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             report,
             gates,
             write_baseline,
+            gates_file,
+            baseline_file,
         } => {
             let cases = set.load()?;
             let pool = db::connect(&cfg.database_url).await?;
@@ -473,15 +481,15 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
                 eprintln!("report: {}", path.display());
             }
-            let baseline_path = PathBuf::from("eval/baseline.json");
+            let baseline_path = baseline_file;
             let mut baseline: nyaya_eval::Baseline = std::fs::read_to_string(&baseline_path)
                 .ok()
                 .and_then(|t| serde_json::from_str(&t).ok())
                 .unwrap_or_default();
             let mut code = ExitCode::SUCCESS;
             if let Some(group) = gates {
-                let text = std::fs::read_to_string("eval/gates.toml")
-                    .map_err(|e| AppError::Resource(format!("eval/gates.toml: {e}")))?;
+                let text = std::fs::read_to_string(&gates_file)
+                    .map_err(|e| AppError::Resource(format!("{}: {e}", gates_file.display())))?;
                 let g = nyaya_eval::Gates::parse(&text)
                     .map_err(|e| AppError::BadRequest(e.to_string()))?;
                 let results =

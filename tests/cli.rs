@@ -182,3 +182,92 @@ async fn ingest_without_pdfium_says_so(pool: PgPool) {
     assert!(err.contains("NYAYA_PDFIUM_LIB"), "the hint: {err}");
     assert_eq!(documents(&pool).await, 0);
 }
+
+/// `nyaya eval` runs any golden file in the contract format and prints the documented JSON;
+/// gates fail the run (exit 1) when a bound is missed, and a malformed file is a clear error.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
+    let out = nyaya(&pool, &["ingest", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let dir = std::env::temp_dir().join(format!("nyaya-eval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golden = dir.join("outside.jsonl");
+    // An outside set: two answerable cases, one lookup, one must-refuse, and an extra field.
+    std::fs::write(
+        &golden,
+        r#"{"id": "X-1", "split": "dev", "category": "simple", "question": "Can children be made to work in a factory?", "expected_refs": ["24"], "acceptable_refs": [], "question_refs": [], "must_refuse": false, "reference_answer": "No child below the age of fourteen years shall be employed to work in any factory.", "evidence": "p.43: No child below the age of fourteen years shall be employed to work in any factory", "notes": "", "source": "outside"}
+{"id": "X-2", "split": "dev", "category": "article_lookup", "question": "Art. 21-A", "expected_refs": ["21A"], "acceptable_refs": [], "question_refs": ["21A"], "must_refuse": false, "reference_answer": "Right to education.", "evidence": "p.42: free and compulsory education to all children of the age of six to fourteen years", "notes": ""}
+{"id": "X-3", "split": "test", "category": "out_of_scope", "question": "What does section 420 IPC say about cheating?", "expected_refs": [], "acceptable_refs": [], "question_refs": [], "must_refuse": true, "reference_answer": "", "evidence": "", "notes": ""}
+"#,
+    )
+    .unwrap();
+    let golden_arg = golden.to_str().unwrap();
+    let out = nyaya(
+        &pool,
+        &[
+            "eval", "--golden", golden_arg, "--split", "all", "--mode", "lexical", "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["cases"], 3);
+    for key in [
+        "recall_at_1",
+        "recall_at_5",
+        "recall_at_10",
+        "mrr_at_10",
+        "ndcg_at_5",
+        "lookup_hit_at_1",
+        "candidate_recall",
+        "refusal_accuracy",
+        "false_refusal_rate",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing: {v}");
+    }
+    assert!(v["latency_ms"]["p50"].is_number() && v["latency_ms"]["p95"].is_number());
+    assert!(v["unpinned"]["recall_at_5"].is_number());
+    assert_eq!(v["lookup_hit_at_1"], 1.0, "21A is pinned: {v}");
+    assert_eq!(
+        v["refusal_accuracy"], 1.0,
+        "the IPC question is refused: {v}"
+    );
+    assert!(v["failures"].is_array());
+
+    // A gate no run can meet fails the run and says which.
+    let gates = dir.join("gates.toml");
+    std::fs::write(
+        &gates,
+        "max_drop = 0.02\n[[gate]]\nmetric = \"unpinned.recall_at_5\"\nmin = 1.01\n",
+    )
+    .unwrap();
+    let out = nyaya(
+        &pool,
+        &[
+            "eval",
+            "--golden",
+            golden_arg,
+            "--split",
+            "all",
+            "--mode",
+            "lexical",
+            "--gates",
+            "retrieval",
+            "--gates-file",
+            gates.to_str().unwrap(),
+            "--baseline-file",
+            dir.join("none.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("FAIL: "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("gates: FAILED"), "{}", stderr(&out));
+
+    // A malformed file names its line.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"id\": \"B-1\"}\n").unwrap();
+    let out = nyaya(&pool, &["eval", "--golden", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("line 1"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -155,6 +155,25 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     assert_ne!(refs(&lex), refs(&dense));
     assert!(lex.timings_ms.embed == 0.0 && dense.timings_ms.embed > 0.0);
 
+    // The cross-encoder second stage without a configured model: a clear 503, not a 500.
+    let err = search(
+        &pool,
+        &common::models(),
+        "right to education",
+        &SearchOptions {
+            mode: Mode::HybridRerank,
+            second_stage: nyaya::search::rerank::SecondStage::CrossEncoder,
+            ..Default::default()
+        },
+        "t".into(),
+    )
+    .await
+    .expect_err("no cross-encoder is configured");
+    assert!(
+        matches!(err, nyaya::error::AppError::ModelUnavailable(_)),
+        "{err}"
+    );
+
     // The HTTP face of the same thing, with its typed errors.
     let app = common::app(&pool);
     let (status, body) = common::post_raw(

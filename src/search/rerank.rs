@@ -242,6 +242,20 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_cross_encoder_folder_is_a_typed_error() {
+        let err = OnnxCrossEncoder::load(
+            Path::new("/nonexistent/reranker"),
+            Path::new("/nonexistent/libonnxruntime.so"),
+        )
+        .err()
+        .expect("no folder, no model");
+        assert!(
+            matches!(&err, EmbedError::Model { reason, .. } if reason.contains("nyaya-reranker.json")),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn empty_candidates_rescore_to_nothing() {
         assert!(rescore(&[], &Weights::default()).is_empty());
     }
