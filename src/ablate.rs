@@ -74,17 +74,21 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.mode = Mode::HybridRerank;
             o.hop = false;
         }),
-        with("hybrid+rerank, RRF k = 10", &|o| {
+        with("hybrid+rerank, RRF k = 60", &|o| {
             o.mode = Mode::HybridRerank;
-            o.rrf_k = 10.0;
+            o.rrf_k = 60.0;
+        }),
+        with("hybrid, RRF k = 60", &|o| {
+            o.mode = Mode::Hybrid;
+            o.rrf_k = 60.0;
         }),
         with("hybrid+rerank, leg depth 20", &|o| {
             o.mode = Mode::HybridRerank;
             o.depth = 20;
         }),
-        with("hybrid+rerank, rerank depth 10", &|o| {
+        with("hybrid+rerank, rerank depth 30", &|o| {
             o.mode = Mode::HybridRerank;
-            o.rerank_depth = 10;
+            o.rerank_depth = 30;
         }),
     ]
 }

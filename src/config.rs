@@ -85,8 +85,8 @@ pub struct Config {
     #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
     pub reranker_dir: Option<PathBuf>,
 
-    /// Reciprocal rank fusion's k.
-    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = 60.0)]
+    /// Reciprocal rank fusion's k (10 chosen by `make ablate`, ADR 0006).
+    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = 10.0)]
     pub rrf_k: f64,
 
     /// Chunks each retrieval leg returns before fusion.
