@@ -152,7 +152,11 @@ pub async fn features(
     let dim = query_vector.len();
     let ids: Vec<String> = candidates.iter().map(|(r, _)| r.to_string()).collect();
     let sql = format!(
-        "WITH q AS ({QUERY_TSQ}),
+        "WITH q AS (
+             SELECT coalesce(array_agg(lexeme), '{{}}') AS lex
+             FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
+             WHERE NOT (lexeme = ANY($2))
+         ),
          best AS (
              SELECT c.ref_id,
                     max(1 - (c.embedding::vector({dim}) <=> $4::vector({dim}))) AS dense_best

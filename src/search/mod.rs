@@ -495,7 +495,17 @@ pub async fn search(
         .take(opts.k)
         .map(|f| f.ref_id.to_string())
         .collect();
-    let info = provision_info(pool, &[pinned_ids.as_slice(), wanted.as_slice()].concat()).await?;
+    // The result ids are known now, so the provisions' text and the one-hop neighbours are
+    // fetched concurrently.
+    let result_ids: Vec<String> = [pinned_ids.as_slice(), wanted.as_slice()].concat();
+    let hop_ids: Vec<String> = result_ids.iter().take(opts.k).cloned().collect();
+    let (info, supporting) = tokio::try_join!(provision_info(pool, &result_ids), async {
+        if opts.hop {
+            one_hop(pool, &hop_ids).await
+        } else {
+            Ok(Vec::new())
+        }
+    })?;
     let mut results: Vec<SearchHit> = Vec::new();
     for (id, clause) in &pinned {
         let Some(p) = info.get(id.as_str()) else {
@@ -536,11 +546,6 @@ pub async fn search(
     }
     results.truncate(opts.k);
 
-    let supporting = if opts.hop {
-        one_hop(pool, &results).await?
-    } else {
-        Vec::new()
-    };
     // The closest any chunk came to the question or one of its parts.
     let confidence = opts.mode.dense().then(|| {
         legs_out
@@ -601,18 +606,17 @@ async fn provision_info(
     if ids.is_empty() {
         return Ok(BTreeMap::new());
     }
-    let rows: Vec<(String, String, i32, String)> = sqlx::query_as(
+    let provisions = sqlx::query_as::<_, (String, String, i32, String)>(
         "SELECT ref_id, title, page_start, text FROM provisions WHERE ref_id = ANY($1)",
     )
     .bind(ids)
-    .fetch_all(pool)
-    .await?;
-    let clauses: Vec<(String, String, i32, i32)> = sqlx::query_as(
+    .fetch_all(pool);
+    let clauses = sqlx::query_as::<_, (String, String, i32, i32)>(
         "SELECT ref_id, label, start_char, end_char FROM clauses WHERE ref_id = ANY($1) ORDER BY ref_id, seq",
     )
     .bind(ids)
-    .fetch_all(pool)
-    .await?;
+    .fetch_all(pool);
+    let (rows, clauses) = tokio::try_join!(provisions, clauses)?;
     let mut out: BTreeMap<String, ProvisionInfo> = rows
         .into_iter()
         .map(|(id, title, page_start, text)| {
@@ -661,8 +665,8 @@ fn snippet_of(text: &str) -> String {
 }
 
 /// Provisions the top hits cite, not already among the results, with the relation.
-async fn one_hop(pool: &PgPool, results: &[SearchHit]) -> AppResult<Vec<Supporting>> {
-    let top: Vec<String> = results.iter().take(3).map(|r| r.ref_id.clone()).collect();
+async fn one_hop(pool: &PgPool, results: &[String]) -> AppResult<Vec<Supporting>> {
+    let top: Vec<String> = results.iter().take(3).cloned().collect();
     if top.is_empty() {
         return Ok(Vec::new());
     }
@@ -673,7 +677,7 @@ async fn one_hop(pool: &PgPool, results: &[SearchHit]) -> AppResult<Vec<Supporti
          ORDER BY x.to_ref, array_position($1, x.from_ref), x.seq",
     )
     .bind(&top)
-    .bind(results.iter().map(|r| r.ref_id.clone()).collect::<Vec<_>>())
+    .bind(results)
     .fetch_all(pool)
     .await?;
     let mut out: Vec<Supporting> = rows
