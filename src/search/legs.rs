@@ -57,12 +57,23 @@ pub async fn dense(
          ORDER BY embedding::vector({dim}) <=> $1::vector({dim})
          LIMIT $3"
     );
+    // An HNSW scan returns at most `hnsw.ef_search` rows (default 40) however large the LIMIT,
+    // and a small candidate list makes results depend on how the graph happened to be built.
+    // At this corpus size a list of 4 × depth is nearly exact and costs well under a ms.
+    let mut tx = pool.begin().await?;
+    sqlx::query(&format!(
+        "SET LOCAL hnsw.ef_search = {}",
+        (depth * 4).max(40)
+    ))
+    .execute(&mut *tx)
+    .await?;
     let rows: Vec<(String, f32)> = sqlx::query_as(&sql)
         .bind(to_pgvector(query_vector))
         .bind(model_id)
         .bind(depth as i64)
-        .fetch_all(pool)
+        .fetch_all(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(to_refs(rows))
 }
 
