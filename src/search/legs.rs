@@ -57,23 +57,24 @@ pub async fn dense(
          ORDER BY embedding::vector({dim}) <=> $1::vector({dim})
          LIMIT $3"
     );
-    // An HNSW scan returns at most `hnsw.ef_search` rows (default 40) however large the LIMIT,
-    // and a small candidate list makes results depend on how the graph happened to be built.
-    // At this corpus size a list of 4 × depth is nearly exact and costs well under a ms.
-    let mut tx = pool.begin().await?;
-    sqlx::query(&format!(
-        "SET LOCAL hnsw.ef_search = {}",
-        (depth * 4).max(40)
-    ))
-    .execute(&mut *tx)
-    .await?;
-    let rows: Vec<(String, f32)> = sqlx::query_as(&sql)
+    let query = sqlx::query_as::<_, (String, f32)>(&sql)
         .bind(to_pgvector(query_vector))
         .bind(model_id)
-        .bind(depth as i64)
-        .fetch_all(&mut *tx)
-        .await?;
-    tx.commit().await?;
+        .bind(depth as i64);
+    // The pool sets `hnsw.ef_search` on every connection (`db::HNSW_EF_SEARCH`); a deeper leg
+    // raises it for its own query, since a scan returns at most that many rows.
+    let wanted = depth * 4;
+    let rows = if wanted <= crate::db::HNSW_EF_SEARCH {
+        query.fetch_all(pool).await?
+    } else {
+        let mut tx = pool.begin().await?;
+        sqlx::query(&format!("SET LOCAL hnsw.ef_search = {wanted}"))
+            .execute(&mut *tx)
+            .await?;
+        let rows = query.fetch_all(&mut *tx).await?;
+        tx.commit().await?;
+        rows
+    };
     Ok(to_refs(rows))
 }
 

@@ -406,76 +406,9 @@ pub async fn search(
         legs_out.push((Leg::Glossary, hits));
     }
     let t = Instant::now();
-    let mut fused = rrf_weighted(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
+    let fused = rrf_weighted(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
-
-    if opts.mode.rerank() && opts.second_stage != SecondStage::None {
-        let t = Instant::now();
-        if let (Some(vector), Some(embedder)) = (&query_vector, &models.embedder) {
-            let n = opts.rerank_depth.min(fused.len());
-            let head: Vec<(RefId, f64)> = fused[..n]
-                .iter()
-                .map(|f| (f.ref_id.clone(), f.score))
-                .collect();
-            let order: Vec<(RefId, f64)> = match opts.second_stage {
-                SecondStage::Rescore => {
-                    // The best lexical score each provision reached in any lexical list.
-                    let mut lexical_scores = std::collections::HashMap::new();
-                    for (_, hits) in legs_out.iter().filter(|(l, _)| *l == Leg::Lexical) {
-                        for (id, score) in hits {
-                            let best = lexical_scores.entry(id.clone()).or_insert(*score);
-                            *best = best.max(*score);
-                        }
-                    }
-                    let feats = legs::features(
-                        pool,
-                        &expanded,
-                        vector,
-                        &embedder.manifest().id,
-                        &head,
-                        &lexical_scores,
-                    )
-                    .await?;
-                    rerank::rescore(&feats, &opts.weights)
-                }
-                SecondStage::CrossEncoder => {
-                    let ce = models.cross_encoder.clone().ok_or_else(|| {
-                        AppError::ModelUnavailable(
-                            "no cross-encoder is configured (NYAYA_RERANKER_DIR); use --second-stage rescore".into(),
-                        )
-                    })?;
-                    let ids: Vec<RefId> = head.iter().map(|(r, _)| r.clone()).collect();
-                    let texts = legs::best_chunk_texts(pool, vector, &ids).await?;
-                    let q = query.to_string();
-                    let scores = tokio::task::spawn_blocking(move || ce.score(&q, &texts))
-                        .await
-                        .map_err(|e| AppError::Resource(format!("reranking task failed: {e}")))??;
-                    let mut order: Vec<(RefId, f64)> = ids
-                        .into_iter()
-                        .zip(scores)
-                        .map(|(id, s)| (id, s as f64))
-                        .collect();
-                    order.sort_by(|a, b| b.1.total_cmp(&a.1));
-                    order
-                }
-                SecondStage::None => Vec::new(),
-            };
-            let mut head_fused: Vec<fusion::Fused> = fused.drain(..n).collect();
-            let mut reordered = Vec::with_capacity(fused.len() + n);
-            for (id, score) in order {
-                if let Some(i) = head_fused.iter().position(|f| f.ref_id == id) {
-                    let mut f = head_fused.remove(i);
-                    f.score = score;
-                    reordered.push(f);
-                }
-            }
-            reordered.extend(head_fused);
-            reordered.append(&mut fused);
-            fused = reordered;
-        }
-        timings.rerank = ms(t);
-    }
 
     // Pinned refs: named in the question and present in the corpus, in the order named.
     let mut pinned: Vec<(RefId, Option<String>)> = Vec::new();
@@ -487,25 +420,48 @@ pub async fn search(
         }
     }
     let pinned_ids: Vec<String> = pinned.iter().map(|(id, _)| id.to_string()).collect();
-    // Up to k fused hits besides the pinned ones; `truncate` below keeps k in all. One lookup
-    // serves both lists.
+    // The second stage only permutes the first `rerank_depth` fused hits, so every provision a
+    // result can come from is known before it runs: their text and their cross-references are
+    // fetched concurrently with it.
+    let prefetch: Vec<String> = pinned_ids
+        .iter()
+        .cloned()
+        .chain(
+            fused
+                .iter()
+                .map(|f| f.ref_id.to_string())
+                .filter(|id| !pinned_ids.contains(id))
+                .take(opts.k.max(opts.rerank_depth)),
+        )
+        .collect();
+    let (fused, info, edges) = tokio::try_join!(
+        second_stage(
+            pool,
+            models,
+            opts,
+            query,
+            &expanded,
+            query_vector.as_deref(),
+            &legs_out,
+            fused,
+            &mut timings
+        ),
+        provision_info(pool, &prefetch),
+        async {
+            if opts.hop {
+                hop_edges(pool, &prefetch).await
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    )?;
+    // Up to k fused hits besides the pinned ones; `truncate` below keeps k in all.
     let wanted: Vec<String> = fused
         .iter()
         .filter(|f| !pinned_ids.contains(&f.ref_id.to_string()))
         .take(opts.k)
         .map(|f| f.ref_id.to_string())
         .collect();
-    // The result ids are known now, so the provisions' text and the one-hop neighbours are
-    // fetched concurrently.
-    let result_ids: Vec<String> = [pinned_ids.as_slice(), wanted.as_slice()].concat();
-    let hop_ids: Vec<String> = result_ids.iter().take(opts.k).cloned().collect();
-    let (info, supporting) = tokio::try_join!(provision_info(pool, &result_ids), async {
-        if opts.hop {
-            one_hop(pool, &hop_ids).await
-        } else {
-            Ok(Vec::new())
-        }
-    })?;
     let mut results: Vec<SearchHit> = Vec::new();
     for (id, clause) in &pinned {
         let Some(p) = info.get(id.as_str()) else {
@@ -545,6 +501,7 @@ pub async fn search(
         });
     }
     results.truncate(opts.k);
+    let supporting = supporting_from(&edges, &results);
 
     // The closest any chunk came to the question or one of its parts.
     let confidence = opts.mode.dense().then(|| {
@@ -590,6 +547,89 @@ fn coverage(query: &str, pinned: bool, confidence: Option<f64>, opts: &SearchOpt
         }),
         out_of_scope: None,
     }
+}
+
+/// The second stage, when the mode has one: re-orders the first `rerank_depth` fused hits.
+#[allow(clippy::too_many_arguments)]
+async fn second_stage(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    query: &str,
+    expanded: &str,
+    query_vector: Option<&[f32]>,
+    legs_out: &[(Leg, Vec<(RefId, f32)>)],
+    mut fused: Vec<fusion::Fused>,
+    timings: &mut Timings,
+) -> AppResult<Vec<fusion::Fused>> {
+    if !opts.mode.rerank() || opts.second_stage == SecondStage::None {
+        return Ok(fused);
+    }
+    let t = Instant::now();
+    if let (Some(vector), Some(embedder)) = (query_vector, &models.embedder) {
+        let n = opts.rerank_depth.min(fused.len());
+        let head: Vec<(RefId, f64)> = fused[..n]
+            .iter()
+            .map(|f| (f.ref_id.clone(), f.score))
+            .collect();
+        let order: Vec<(RefId, f64)> = match opts.second_stage {
+            SecondStage::Rescore => {
+                // The best lexical score each provision reached in any lexical list.
+                let mut lexical_scores = std::collections::HashMap::new();
+                for (_, hits) in legs_out.iter().filter(|(l, _)| *l == Leg::Lexical) {
+                    for (id, score) in hits {
+                        let best = lexical_scores.entry(id.clone()).or_insert(*score);
+                        *best = best.max(*score);
+                    }
+                }
+                let feats = legs::features(
+                    pool,
+                    expanded,
+                    vector,
+                    &embedder.manifest().id,
+                    &head,
+                    &lexical_scores,
+                )
+                .await?;
+                rerank::rescore(&feats, &opts.weights)
+            }
+            SecondStage::CrossEncoder => {
+                let ce = models.cross_encoder.clone().ok_or_else(|| {
+                        AppError::ModelUnavailable(
+                            "no cross-encoder is configured (NYAYA_RERANKER_DIR); use --second-stage rescore".into(),
+                        )
+                    })?;
+                let ids: Vec<RefId> = head.iter().map(|(r, _)| r.clone()).collect();
+                let texts = legs::best_chunk_texts(pool, vector, &ids).await?;
+                let q = query.to_string();
+                let scores = tokio::task::spawn_blocking(move || ce.score(&q, &texts))
+                    .await
+                    .map_err(|e| AppError::Resource(format!("reranking task failed: {e}")))??;
+                let mut order: Vec<(RefId, f64)> = ids
+                    .into_iter()
+                    .zip(scores)
+                    .map(|(id, s)| (id, s as f64))
+                    .collect();
+                order.sort_by(|a, b| b.1.total_cmp(&a.1));
+                order
+            }
+            SecondStage::None => Vec::new(),
+        };
+        let mut head_fused: Vec<fusion::Fused> = fused.drain(..n).collect();
+        let mut reordered = Vec::with_capacity(fused.len() + n);
+        for (id, score) in order {
+            if let Some(i) = head_fused.iter().position(|f| f.ref_id == id) {
+                let mut f = head_fused.remove(i);
+                f.score = score;
+                reordered.push(f);
+            }
+        }
+        reordered.extend(head_fused);
+        reordered.append(&mut fused);
+        fused = reordered;
+    }
+    timings.rerank = ms(t);
+    Ok(fused)
 }
 
 struct ProvisionInfo {
@@ -664,39 +704,50 @@ fn snippet_of(text: &str) -> String {
     }
 }
 
-/// Provisions the top hits cite, not already among the results, with the relation.
-async fn one_hop(pool: &PgPool, results: &[String]) -> AppResult<Vec<Supporting>> {
-    let top: Vec<String> = results.iter().take(3).cloned().collect();
-    if top.is_empty() {
+/// A cross-reference from a candidate provision: (from, to, to's title, to's first page).
+type HopEdge = (String, String, String, i32);
+
+/// The cross-references of the candidate provisions, in the order their text makes them.
+async fn hop_edges(pool: &PgPool, from: &[String]) -> AppResult<Vec<HopEdge>> {
+    if from.is_empty() {
         return Ok(Vec::new());
     }
-    let rows: Vec<(String, String, String, i32)> = sqlx::query_as(
-        "SELECT DISTINCT ON (x.to_ref) x.to_ref, x.from_ref, p.title, p.page_start
+    Ok(sqlx::query_as(
+        "SELECT x.from_ref, x.to_ref, p.title, p.page_start
          FROM cross_refs x JOIN provisions p ON p.ref_id = x.to_ref
-         WHERE x.from_ref = ANY($1) AND NOT (x.to_ref = ANY($2))
-         ORDER BY x.to_ref, array_position($1, x.from_ref), x.seq",
+         WHERE x.from_ref = ANY($1)
+         ORDER BY x.from_ref, x.seq",
     )
-    .bind(&top)
-    .bind(results)
+    .bind(from)
     .fetch_all(pool)
-    .await?;
-    let mut out: Vec<Supporting> = rows
-        .into_iter()
-        .map(|(to, from, title, page)| Supporting {
-            ref_id: to,
-            title,
-            relation: format!("cited by {from}"),
-            page,
-        })
-        .collect();
-    // Constitutional order reads better than the order of the SQL.
+    .await?)
+}
+
+/// Provisions the top 3 hits cite, not already among the results, each with the first hit
+/// that cites it; in constitutional order.
+fn supporting_from(edges: &[HopEdge], results: &[SearchHit]) -> Vec<Supporting> {
+    let mut out: Vec<Supporting> = Vec::new();
+    for hit in results.iter().take(3) {
+        for (from, to, title, page) in edges.iter().filter(|e| e.0 == hit.ref_id) {
+            if results.iter().any(|r| r.ref_id == *to) || out.iter().any(|s| s.ref_id == *to) {
+                continue;
+            }
+            out.push(Supporting {
+                ref_id: to.clone(),
+                title: title.clone(),
+                relation: format!("cited by {from}"),
+                page: *page,
+            });
+        }
+    }
+    // Constitutional order reads better than the order of discovery.
     out.sort_by(
         |a, b| match (a.ref_id.parse::<RefId>(), b.ref_id.parse::<RefId>()) {
             (Ok(x), Ok(y)) => x.cmp(&y),
             _ => a.ref_id.cmp(&b.ref_id),
         },
     );
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -720,6 +771,23 @@ mod tests {
             Err(AppError::BadRequest(_))
         ));
         assert!(validate("right to education", &o).is_ok());
+    }
+
+    #[test]
+    fn coverage_rules_first_then_the_threshold_unless_pinned() {
+        let o = SearchOptions::default();
+        let t = o.refusal_threshold;
+        // The rules refuse whatever the similarity.
+        let c = coverage("What does section 302 IPC say?", false, Some(0.9), &o);
+        assert!(!c.covered && c.out_of_scope.is_some() && c.reason.is_some());
+        // Weak retrieval refuses…
+        let c = coverage("Is there a right to a pension?", false, Some(t - 0.01), &o);
+        assert!(!c.covered && c.out_of_scope.is_none());
+        // …unless the question named a provision, or the similarity is high enough.
+        assert!(coverage("What does Article 21 say?", true, Some(t - 0.01), &o).covered);
+        assert!(coverage("Is there a right to a pension?", false, Some(t + 0.01), &o).covered);
+        // Without the dense leg there is no similarity to judge by.
+        assert!(coverage("Is there a right to a pension?", false, None, &o).covered);
     }
 
     #[test]
