@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::search::SearchOptions;
+
 /// Settings shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct Config {
@@ -65,7 +67,7 @@ pub struct Config {
         long,
         env = "NYAYA_SEARCH_MODE",
         global = true,
-        default_value = "hybrid+rerank"
+        default_value_t = SearchOptions::default().mode
     )]
     pub search_mode: crate::search::Mode,
 
@@ -76,7 +78,7 @@ pub struct Config {
         env = "NYAYA_SECOND_STAGE",
         global = true,
         value_enum,
-        default_value = "rescore"
+        default_value_t = SearchOptions::default().second_stage
     )]
     pub second_stage: crate::search::rerank::SecondStage,
 
@@ -86,11 +88,11 @@ pub struct Config {
     pub reranker_dir: Option<PathBuf>,
 
     /// Reciprocal rank fusion's k (10 chosen by `make ablate`, ADR 0006).
-    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = 10.0)]
+    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = SearchOptions::default().rrf_k)]
     pub rrf_k: f64,
 
     /// Chunks each retrieval leg returns before fusion.
-    #[arg(long, env = "NYAYA_SEARCH_DEPTH", global = true, default_value_t = 50)]
+    #[arg(long, env = "NYAYA_SEARCH_DEPTH", global = true, default_value_t = SearchOptions::default().depth)]
     pub search_depth: usize,
 
     /// Longest query accepted, in characters.
@@ -98,19 +100,19 @@ pub struct Config {
         long,
         env = "NYAYA_MAX_QUERY_CHARS",
         global = true,
-        default_value_t = 4000
+        default_value_t = SearchOptions::default().max_query_chars
     )]
     pub max_query_chars: usize,
 
     /// Best-chunk similarity below which a search says the text does not cover the question.
-    #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = crate::search::DEFAULT_REFUSAL_THRESHOLD)]
+    #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().refusal_threshold)]
     pub refusal_threshold: f64,
 }
 
 impl Config {
     /// Search defaults from the configuration.
-    pub fn search_options(&self) -> crate::search::SearchOptions {
-        crate::search::SearchOptions {
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
             mode: self.search_mode,
             second_stage: self.second_stage,
             rrf_k: self.rrf_k,

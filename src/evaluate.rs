@@ -26,7 +26,6 @@ pub struct CaseRun {
     pub ruled_out: bool,
     pub pinned_hit: bool,
     pub latency_ms: f64,
-    pub timings: crate::search::Timings,
 }
 
 /// A whole evaluation: the pinned and unpinned runs of the same cases.
@@ -57,7 +56,6 @@ async fn run_cases(
             ruled_out: r.coverage.out_of_scope.is_some(),
             pinned_hit: r.results.iter().any(|h| h.pinned),
             latency_ms: r.timings_ms.total,
-            timings: r.timings_ms.clone(),
         });
     }
     Ok(out)

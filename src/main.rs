@@ -47,9 +47,6 @@ enum Command {
         /// How many provisions.
         #[arg(short, long, default_value_t = 10)]
         k: usize,
-        /// dense | lexical | hybrid | hybrid+rerank | dense+rerank (default: NYAYA_SEARCH_MODE)
-        #[arg(long)]
-        mode: Option<nyaya::search::Mode>,
         /// Do not put refs named in the query first.
         #[arg(long)]
         no_pin: bool,
@@ -62,9 +59,6 @@ enum Command {
     Eval {
         #[command(flatten)]
         set: GoldenArgs,
-        /// dense | lexical | hybrid | hybrid+rerank | dense+rerank (default: NYAYA_SEARCH_MODE)
-        #[arg(long)]
-        mode: Option<nyaya::search::Mode>,
         /// Report the unpinned run at the top level too.
         #[arg(long)]
         no_pin: bool,
@@ -167,6 +161,9 @@ impl GoldenArgs {
 /// Switches for ablations and experiments.
 #[derive(Debug, Clone, clap::Args)]
 struct Knobs {
+    /// dense | lexical | hybrid | hybrid+rerank | dense+rerank (default: NYAYA_SEARCH_MODE)
+    #[arg(long)]
+    mode: Option<nyaya::search::Mode>,
     /// Do not expand the query with the glossary.
     #[arg(long)]
     no_glossary: bool,
@@ -192,6 +189,7 @@ struct Knobs {
 
 impl Knobs {
     fn apply(&self, mut o: nyaya::search::SearchOptions) -> nyaya::search::SearchOptions {
+        o.mode = self.mode.unwrap_or(o.mode);
         o.glossary &= !self.no_glossary;
         o.hop &= !self.no_hop;
         o.split &= !self.no_split;
@@ -362,7 +360,6 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Search {
             query,
             k,
-            mode,
             no_pin,
             knobs,
             json,
@@ -370,7 +367,6 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let pool = db::connect(&cfg.database_url).await?;
             let mut opts = knobs.apply(cfg.search_options());
             opts.k = k;
-            opts.mode = mode.unwrap_or(opts.mode);
             opts.pin = !no_pin;
             let models = load_models(&cfg, opts.mode)?;
             let id = uuid::Uuid::new_v4().to_string();
@@ -420,7 +416,6 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         }
         Command::Eval {
             set,
-            mode,
             no_pin,
             knobs,
             json,
@@ -432,8 +427,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         } => {
             let cases = set.load()?;
             let pool = db::connect(&cfg.database_url).await?;
-            let mut opts = knobs.apply(cfg.search_options());
-            opts.mode = mode.unwrap_or(opts.mode);
+            let opts = knobs.apply(cfg.search_options());
             let models = load_models(&cfg, opts.mode)?;
             let mut ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
             if no_pin {

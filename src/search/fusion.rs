@@ -51,13 +51,6 @@ pub fn provisions_from_chunks(hits: &[(RefId, f32)]) -> Vec<(RefId, f32)> {
     out
 }
 
-/// Fuses ranked provision lists; a leg may appear more than once (one list per sub-query). `k` damps the head of each list (60 in the literature and by
-/// default); each leg contributes at most its first `depth` entries. Ties are broken by the best
-/// rank in any leg, then by constitutional order, so the output is deterministic.
-pub fn rrf(legs: &[(Leg, Vec<(RefId, f32)>)], k: f64, depth: usize) -> Vec<Fused> {
-    rrf_weighted(legs, k, depth, &LegWeights::default())
-}
-
 /// How much each leg's `1 / (k + rank)` counts in the fused score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LegWeights {
@@ -86,8 +79,11 @@ impl LegWeights {
     }
 }
 
-/// [`rrf`] with a weight per leg.
-pub fn rrf_weighted(
+/// Fuses ranked provision lists; a leg may appear more than once (one list per sub-query).
+/// `k` damps the head of each list (60 in the literature); each leg contributes at most its
+/// first `depth` entries, each `weights.of(leg) / (k + rank)`. Ties are broken by the best rank
+/// in any leg, then by constitutional order, so the output is deterministic.
+pub fn rrf(
     legs: &[(Leg, Vec<(RefId, f32)>)],
     k: f64,
     depth: usize,
@@ -129,6 +125,12 @@ pub fn rrf_weighted(
 mod tests {
     use super::*;
 
+    const W: LegWeights = LegWeights {
+        dense: 1.0,
+        lexical: 1.0,
+        glossary: 1.0,
+    };
+
     fn r(s: &str) -> RefId {
         s.parse().unwrap()
     }
@@ -150,6 +152,7 @@ mod tests {
             ],
             60.0,
             10,
+            &W,
         );
         assert_eq!(fused[0].ref_id, r("21A"));
         assert!((fused[0].score - 2.0 / 62.0).abs() < 1e-12);
@@ -175,7 +178,7 @@ mod tests {
             provisions_from_chunks(&hits),
             vec![(r("19"), 0.9), (r("22"), 0.7)]
         );
-        let fused = rrf(&[(Leg::Dense, hits)], 60.0, 10);
+        let fused = rrf(&[(Leg::Dense, hits)], 60.0, 10, &W);
         assert_eq!(
             fused[1].legs[&Leg::Dense].rank,
             2,
@@ -185,7 +188,7 @@ mod tests {
 
     #[test]
     fn depth_limits_each_leg() {
-        let fused = rrf(&[(Leg::Lexical, list(&["14", "15", "16"]))], 60.0, 2);
+        let fused = rrf(&[(Leg::Lexical, list(&["14", "15", "16"]))], 60.0, 2, &W);
         assert_eq!(
             fused.iter().map(|f| f.ref_id.as_str()).collect::<Vec<_>>(),
             vec!["14", "15"]
@@ -202,6 +205,7 @@ mod tests {
             ],
             60.0,
             10,
+            &W,
         );
         assert_eq!(fused[0].ref_id, r("14"));
         assert_eq!(fused[0].score, fused[1].score);
@@ -216,6 +220,7 @@ mod tests {
             ],
             60.0,
             10,
+            &W,
         );
         assert_eq!(fused[0].ref_id, r("72"));
         assert_eq!(fused[0].legs[&Leg::Dense].rank, 1);
@@ -224,6 +229,12 @@ mod tests {
 
     #[test]
     fn empty_legs_fuse_to_nothing() {
-        assert!(rrf(&[(Leg::Dense, vec![]), (Leg::Lexical, vec![])], 60.0, 10).is_empty());
+        assert!(rrf(
+            &[(Leg::Dense, vec![]), (Leg::Lexical, vec![])],
+            60.0,
+            10,
+            &W
+        )
+        .is_empty());
     }
 }

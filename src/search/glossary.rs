@@ -51,8 +51,8 @@ pub struct Glossary {
     by_first_word: HashMap<String, Vec<usize>>,
 }
 
-/// What the glossary found in one question.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What the glossary found in one question (a search response reports it as `expansion`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Expansion {
     /// The terms that matched, as spelt in the query, in the order they occur.
     pub matched: Vec<String>,

@@ -29,11 +29,10 @@ pub const NOISE_LEXEMES: &[&str] = &[
     "happen",
 ];
 
-/// The query's content lexemes as a `|`-joined tsquery (quoted, so they are not stemmed twice)
-/// and as an array, built in SQL so that stemming matches the index exactly. `NULL` when
-/// nothing is left.
-const QUERY_TSQ: &str = "SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS tsq,
-        coalesce(array_agg(lexeme), '{}') AS lex
+/// The query's content lexemes as rows (`lexeme`), stemmed in SQL so that they match the
+/// index exactly; every lexical query below starts from it. `$1` is the query, `$2` the
+/// [`NOISE_LEXEMES`].
+const QUERY_LEXEMES: &str = "SELECT lexeme
      FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
      WHERE NOT (lexeme = ANY($2))";
 
@@ -106,7 +105,11 @@ pub async fn lexical(
 ) -> AppResult<Vec<(RefId, f32)>> {
     let sql = match ranking {
         LexicalRanking::TsRankCd => format!(
-            "WITH q AS ({QUERY_TSQ})
+            // The lexemes quoted into a `|`-joined tsquery, so they are not stemmed twice.
+            "WITH q AS (
+                 SELECT string_agg(quote_literal(lexeme), ' | ')::tsquery AS tsq
+                 FROM ({QUERY_LEXEMES}) l
+             )
              SELECT c.ref_id, ts_rank_cd({RANK_WEIGHTS}, c.tsv, q.tsq, 1)::real AS score
              FROM chunks c, q
              WHERE q.tsq IS NOT NULL AND c.tsv @@ q.tsq
@@ -117,11 +120,7 @@ pub async fn lexical(
         // to the lexicon, then to the postings (about 5 ms; a cross join on the statistics
         // made it scan all 44k postings).
         LexicalRanking::Bm25 => format!(
-            "WITH q AS (
-                 SELECT DISTINCT lexeme
-                 FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
-                 WHERE NOT (lexeme = ANY($2))
-             ),
+            "WITH q AS ({QUERY_LEXEMES}),
              idf AS (
                  SELECT l.lexeme,
                         ln(1 + ((SELECT n FROM chunk_stats) - l.ndoc + 0.5) / (l.ndoc + 0.5)) AS idf
@@ -164,11 +163,7 @@ pub async fn features(
     let dim = query_vector.len();
     let ids: Vec<String> = candidates.iter().map(|(r, _)| r.to_string()).collect();
     let sql = format!(
-        "WITH q AS (
-             SELECT coalesce(array_agg(lexeme), '{{}}') AS lex
-             FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme
-             WHERE NOT (lexeme = ANY($2))
-         ),
+        "WITH q AS (SELECT coalesce(array_agg(lexeme), '{{}}') AS lex FROM ({QUERY_LEXEMES}) l),
          best AS (
              SELECT c.ref_id,
                     max(1 - (c.embedding::vector({dim}) <=> $4::vector({dim}))) AS dense_best

@@ -22,7 +22,7 @@ use nyaya_ingest::RefId;
 
 use crate::embed::Embedder;
 use crate::error::{AppError, AppResult};
-use fusion::{rrf_weighted, Leg, LegHit, LegWeights};
+use fusion::{rrf, Leg, LegHit, LegWeights};
 use glossary::Glossary;
 use rerank::{CrossEncoder, SecondStage, Weights};
 
@@ -222,14 +222,6 @@ pub struct Coverage {
     pub out_of_scope: Option<crate::scope::OutOfScope>,
 }
 
-/// What the glossary did to the question.
-#[derive(Debug, Clone, Serialize, Default)]
-pub struct QueryExpansion {
-    pub matched: Vec<String>,
-    pub added: Vec<String>,
-    pub refs: Vec<String>,
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchResponse {
     pub request_id: String,
@@ -237,7 +229,8 @@ pub struct SearchResponse {
     pub results: Vec<SearchHit>,
     pub supporting: Vec<Supporting>,
     pub coverage: Coverage,
-    pub expansion: QueryExpansion,
+    /// What the glossary added to the question.
+    pub expansion: glossary::Expansion,
     pub timings_ms: Timings,
     /// The first stage's fused provisions, before the second stage (for candidate recall).
     #[serde(skip)]
@@ -302,28 +295,22 @@ pub async fn search(
     let mut timings = Timings::default();
 
     let glossary = Glossary::builtin();
-    let expansion = if opts.glossary {
-        let e = glossary.expand(query);
-        QueryExpansion {
-            matched: e.matched,
-            added: e.added,
-            refs: e.refs,
-        }
-    } else {
-        QueryExpansion::default()
-    };
-    let expand = |text: &str| -> String {
+    let expand = |text: &str| -> (String, glossary::Expansion) {
         if opts.glossary {
-            glossary.expand(text).expanded_query(text)
+            let e = glossary.expand(text);
+            (e.expanded_query(text), e)
         } else {
-            text.to_string()
+            (text.to_string(), glossary::Expansion::default())
         }
     };
     // The whole question first, then its parts; every text goes through both legs.
-    let mut texts = vec![expand(query)];
+    let (whole, expansion) = expand(query);
+    let mut texts = vec![whole];
     if opts.split {
-        texts.extend(split::sub_queries(query).iter().map(|p| expand(p)));
+        texts.extend(split::sub_queries(query).iter().map(|p| expand(p).0));
     }
+    // Refs the question names: pinned below, and spelled out for the lexical leg.
+    let named_refs = find_refs(query);
     let expanded = texts[0].clone();
 
     // The two legs run concurrently (the lexical queries while the question is embedded), and
@@ -374,10 +361,7 @@ pub async fn search(
         // sixty-eight" → "Article 368", "Art. 21-A" → "Article 21A"), so the heading matches
         // even when nothing is pinned.
         let mut lexical_texts = texts.clone();
-        let labels: Vec<String> = find_refs(query)
-            .into_iter()
-            .map(|(r, _)| r.id.label())
-            .collect();
+        let labels: Vec<String> = named_refs.iter().map(|(r, _)| r.id.label()).collect();
         if !labels.is_empty() {
             lexical_texts[0] = format!("{} {}", lexical_texts[0], labels.join(" "));
         }
@@ -406,16 +390,16 @@ pub async fn search(
         legs_out.push((Leg::Glossary, hits));
     }
     let t = Instant::now();
-    let fused = rrf_weighted(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
+    let fused = rrf(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
 
     // Pinned refs: named in the question and present in the corpus, in the order named.
     let mut pinned: Vec<(RefId, Option<String>)> = Vec::new();
     if opts.pin {
-        for (r, _) in find_refs(query) {
+        for (r, _) in &named_refs {
             if !pinned.iter().any(|(id, _)| *id == r.id) {
-                pinned.push((r.id, r.clause));
+                pinned.push((r.id.clone(), r.clause.clone()));
             }
         }
     }
