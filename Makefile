@@ -9,6 +9,7 @@
 #   NYAYA_MODEL_DIR      default: .cache/models/all-minilm-l6-v2 (tokenizer, model.onnx, nyaya-model.json)
 #   NYAYA_ORT_LIB        default: .cache/lib/libonnxruntime.so.1.32.0
 #   NYAYA_PG_PORT, NYAYA_PG_HOME, NYAYA_EMBEDDED_PG: see scripts/pg.sh
+#   NYAYA_LLM_LOCAL_PORT (default 8081), NYAYA_LLM_LOCAL_CTX, NYAYA_LLM_LOCAL_THREADS: see scripts/llm-local.sh
 #   CARGO                default: cargo;  ARGS: extra arguments for `nyaya serve` / `nyaya ingest`
 
 SHELL := /bin/bash
@@ -25,7 +26,7 @@ NYAYA_MODEL_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
 NYAYA_ORT_LIB ?= $(CURDIR)/.cache/lib/libonnxruntime.so.1.32.0
 export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
-.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint
+.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint llm-local
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | \
@@ -55,7 +56,7 @@ run: db-up build ## Serve the API (migrates, and ingests the default PDF when th
 ingest: db-up build ## Ingest the corpus
 	target/release/nyaya ingest $(ARGS)
 
-test: db-up ## fmt, clippy -D warnings, every test (unit, corpus, integration against Postgres), dev retrieval gates
+test: db-up ## fmt, clippy -D warnings, every test (unit, corpus, integration against Postgres), dev retrieval + answer gates
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	@mkdir -p .cache
@@ -63,29 +64,29 @@ test: db-up ## fmt, clippy -D warnings, every test (unit, corpus, integration ag
 	@# The gates run the binary the tests just built (a plain `cargo build` would rebuild
 	@# dependencies whose features differ without the dev-dependencies).
 	target/debug/nyaya ingest
-	target/debug/nyaya eval --split dev --gates retrieval
+	target/debug/nyaya eval --split dev --answers --gates retrieval,answers
 	@# cargo ends on a doc-test line that may count 0; close on the whole run's count instead.
-	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed; dev retrieval gates passed\n", p, f}' .cache/test.log
+	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed; dev retrieval and answer gates passed\n", p, f}' .cache/test.log
 
 # The binary the evaluation targets run.
 NYAYA ?= target/release/nyaya
 
-gates: db-up build ## The dev split's retrieval gates (eval/gates.toml, eval/baseline.json); fails on a miss
+gates: db-up build ## The dev split's retrieval and answer gates (eval/gates.toml, eval/baseline.json); fails on a miss
 	$(NYAYA) ingest
-	$(NYAYA) eval --split dev --gates retrieval
+	$(NYAYA) eval --split dev --answers --gates retrieval,answers
 
 eval: db-up build ## Dev split: metrics, every gate, a report in eval/reports/
 	$(NYAYA) ingest
-	$(NYAYA) eval --split dev --gates retrieval --report
+	$(NYAYA) eval --split dev --answers --gates retrieval,answers --report
 
 eval-test: db-up build ## Test split (release check; never tune on it): metrics, gates, report
 	$(NYAYA) ingest
-	$(NYAYA) eval --split test --gates retrieval --report
+	$(NYAYA) eval --split test --answers --gates retrieval,answers --report
 
 eval-baseline: db-up build ## Store the dev and test figures as the new baseline (review the diff)
 	$(NYAYA) ingest
-	$(NYAYA) eval --split dev --write-baseline
-	$(NYAYA) eval --split test --write-baseline
+	$(NYAYA) eval --split dev --answers --write-baseline
+	$(NYAYA) eval --split test --answers --write-baseline
 
 calibrate: db-up build ## Sweep the "not covered" threshold on the dev split (the curve in ADR 0005)
 	$(NYAYA) ingest
@@ -106,3 +107,6 @@ fmt: ## Format all Rust code
 
 lint: ## Clippy on everything, warnings are errors
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+llm-local: ## Optional: serve SmolLM2-135M (demo LLM) OpenAI-compatible on 127.0.0.1:8081 (NYAYA_LLM_LOCAL_PORT)
+	bash scripts/llm-local.sh

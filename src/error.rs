@@ -17,6 +17,9 @@ pub enum AppError {
     /// A path the API does not have.
     #[error("no such endpoint: {path}")]
     NoSuchEndpoint { path: String },
+    /// No stored answer has this request id (never made, or purged).
+    #[error("no stored answer has request id {request_id:?}")]
+    NoSuchAnswer { request_id: String },
     /// No corpus has been ingested yet.
     #[error("no corpus is loaded yet: run `nyaya ingest`")]
     NoCorpus,

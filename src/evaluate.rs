@@ -119,6 +119,50 @@ pub async fn evaluate(
     })
 }
 
+/// Runs every case through the answer pipeline (the answerer's default mode) and scores it.
+/// Each quote is checked against the provision's text as stored, not the pipeline's copy.
+pub async fn evaluate_answers(
+    answerer: &crate::answer::Answerer,
+    cases: &[GoldenCase],
+) -> AppResult<(nyaya_eval::AnswerCard, Vec<nyaya_eval::AnswerOutcome>)> {
+    let texts: BTreeMap<String, String> =
+        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
+            .fetch_all(&answerer.pool)
+            .await?
+            .into_iter()
+            .collect();
+    let run = uuid::Uuid::new_v4().simple().to_string();
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for case in cases {
+        let req = crate::answer::AskRequest {
+            question: case.question.clone(),
+            history: Vec::new(),
+            mode: None,
+        };
+        let request_id = format!("eval-{}-{}-{}", &run[..8], case.split.as_str(), case.id);
+        let r = crate::answer::ask(answerer, req, request_id, None).await?;
+        outcomes.push(nyaya_eval::AnswerOutcome {
+            id: case.id.clone(),
+            route: r.route.as_str().to_string(),
+            refused: r.refused,
+            cited: r.citations.iter().map(|c| c.ref_id.clone()).collect(),
+            retrieved: r.retrieval.retrieved.clone(),
+            quotes: r.citations.iter().map(|c| c.quote.clone()).collect(),
+            quotes_verbatim: r
+                .citations
+                .iter()
+                .map(|c| {
+                    texts
+                        .get(&c.ref_id)
+                        .is_some_and(|t| crate::answer::quote::is_verbatim(&c.quote, t))
+                })
+                .collect(),
+            latency_ms: r.timings_ms.total,
+        });
+    }
+    Ok((nyaya_eval::AnswerCard::new(cases, &outcomes), outcomes))
+}
+
 /// One point of the refusal curve.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct SweepPoint {

@@ -1,6 +1,7 @@
 //! The Nyaya service: storage, HTTP API and CLI over the `nyaya-ingest` parser.
 
 pub mod ablate;
+pub mod answer;
 pub mod bench;
 pub mod config;
 pub mod db;
@@ -9,6 +10,7 @@ pub mod error;
 pub mod evaluate;
 pub mod http;
 pub mod ingest;
+pub mod llm;
 pub mod provision;
 pub mod scope;
 pub mod search;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use tracing::Instrument;
 
 use nyaya::config::Config;
 use nyaya::error::AppError;
@@ -70,9 +71,14 @@ enum Command {
         /// Write eval/reports/<UTC timestamp>_<split>.md with the misses.
         #[arg(long)]
         report: bool,
-        /// Check this group of eval/gates.toml (and the split's baseline); exit 1 on a miss.
+        /// Check these groups of eval/gates.toml (comma-separated, e.g. retrieval,answers) and
+        /// the split's baseline; exit 1 on a miss.
+        #[arg(long, value_delimiter = ',')]
+        gates: Vec<String>,
+        /// Also run every case through the answer pipeline (extractive) and report citation
+        /// validity, refusals and routes (the "answers" gates).
         #[arg(long)]
-        gates: Option<String>,
+        answers: bool,
         /// Store this run's figures as the split's baseline in the baseline file.
         #[arg(long)]
         write_baseline: bool,
@@ -110,6 +116,24 @@ enum Command {
         /// The ADR to write.
         #[arg(long, default_value = "adr/0006-retrieval-ablation.md")]
         out: PathBuf,
+    },
+    /// Answer a question in the Constitution's own words (quotes with citations, or a refusal).
+    Ask {
+        question: String,
+        /// extractive (quotes only; no model call) or llm (needs NYAYA_LLM_BASE_URL).
+        #[arg(long, value_enum)]
+        mode: Option<nyaya::answer::AnswerMode>,
+        /// Print the whole answer object as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rebuild a stored answer's basis from the corpus and check its quotes still match.
+    Answer { request_id: String },
+    /// Delete audit and llm_calls rows older than the retention (NYAYA_AUDIT_RETENTION_DAYS).
+    Purge {
+        /// Override the retention, in days.
+        #[arg(long)]
+        older_than_days: Option<u32>,
     },
     /// Serve the HTTP API (ingests the default PDF first if no corpus is loaded).
     Serve {
@@ -235,6 +259,46 @@ fn load_cross_encoder(cfg: &Config) -> Option<Arc<dyn nyaya::search::rerank::Cro
             None
         }
     }
+}
+
+/// An answer for a terminal: the text, then each citation with its page and notes.
+fn print_answer(r: &nyaya::answer::AskResponse) {
+    if r.refused {
+        println!("{}", r.answer);
+        if let Some(reason) = &r.refusal_reason {
+            println!("({reason})");
+        }
+    } else {
+        println!("{}", r.answer);
+        if !r.citations.is_empty() {
+            println!();
+        }
+        for c in &r.citations {
+            println!(
+                "[{}] {} — {} (p.{}, {})",
+                c.n, c.label, c.title, c.page, c.edition
+            );
+            for a in &c.amendments {
+                println!("     {}", a.note);
+            }
+        }
+        for s in &r.suggestions {
+            println!("  ? {}", s.question);
+        }
+    }
+    if r.degraded {
+        println!(
+            "(degraded to quotes: {})",
+            r.degraded_reason.as_deref().unwrap_or("")
+        );
+    }
+    println!(
+        "— {} · {} · request {} · {:.0} ms · the text of the Constitution, not legal advice",
+        r.route.as_str(),
+        r.mode.as_str(),
+        r.request_id,
+        r.timings_ms.total
+    );
 }
 
 #[tokio::main]
@@ -414,6 +478,60 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Ask {
+            question,
+            mode,
+            json,
+        } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let models = load_models(&cfg, cfg.search_mode)?;
+            let llm = cfg.llm_client().map_err(AppError::Resource)?.map(Arc::new);
+            let answerer = nyaya::answer::Answerer {
+                pool,
+                models,
+                llm,
+                search: cfg.search_options(),
+                default_mode: cfg.answer_mode,
+            };
+            let request_id = uuid::Uuid::new_v4().to_string();
+            let span = tracing::info_span!("request", request_id = %request_id);
+            let req = nyaya::answer::AskRequest {
+                question,
+                history: Vec::new(),
+                mode,
+            };
+            let r = nyaya::answer::ask(&answerer, req, request_id, None)
+                .instrument(span)
+                .await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            } else {
+                print_answer(&r);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Answer { request_id } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let r = nyaya::answer::audit::reconstruct(&pool, &request_id)
+                .await?
+                .ok_or(AppError::NoSuchAnswer { request_id })?;
+            println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+            Ok(if r.all_quotes_match {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            })
+        }
+        Command::Purge { older_than_days } => {
+            let pool = db::connect(&cfg.database_url).await?;
+            let days = older_than_days.unwrap_or(cfg.audit_retention_days);
+            let p = nyaya::answer::audit::purge(&pool, days).await?;
+            println!(
+                "purged {} answers and {} llm_calls rows older than {days} days",
+                p.answers, p.llm_calls
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Eval {
             set,
             no_pin,
@@ -421,6 +539,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             json,
             report,
             gates,
+            answers,
             write_baseline,
             gates_file,
             baseline_file,
@@ -433,9 +552,29 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             if no_pin {
                 ev.scorecard.pinned = ev.scorecard.unpinned.clone();
             }
+            let answer_card = if answers {
+                let answerer = nyaya::answer::Answerer {
+                    pool: pool.clone(),
+                    models: models.clone(),
+                    llm: None,
+                    search: opts.clone(),
+                    default_mode: nyaya::answer::AnswerMode::Extractive,
+                };
+                Some(evaluate::evaluate_answers(&answerer, &cases).await?.0)
+            } else {
+                None
+            };
             let card = &ev.scorecard;
+            let mut flat = card.flat();
+            if let Some(a) = &answer_card {
+                flat.extend(a.flat());
+            }
             if json {
-                println!("{}", serde_json::to_string(card).unwrap_or_default());
+                let mut v = serde_json::to_value(card).unwrap_or_default();
+                if let Some(a) = &answer_card {
+                    v["answers"] = serde_json::to_value(a).unwrap_or_default();
+                }
+                println!("{v}");
             } else {
                 println!(
                     "{} split, {} cases, mode {}{}",
@@ -450,6 +589,12 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                         "  {} {}: expected {:?}, got {:?}",
                         f.id, f.kind, f.expected, f.got
                     );
+                }
+                if let Some(a) = &answer_card {
+                    print!("{}", a.render());
+                    for f in a.failures.iter().take(40) {
+                        eprintln!("  {} {}: {}", f.id, f.kind, f.detail);
+                    }
                 }
             }
             if report {
@@ -481,13 +626,12 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .and_then(|t| serde_json::from_str(&t).ok())
                 .unwrap_or_default();
             let mut code = ExitCode::SUCCESS;
-            if let Some(group) = gates {
+            for group in gates {
                 let text = std::fs::read_to_string(&gates_file)
                     .map_err(|e| AppError::Resource(format!("{}: {e}", gates_file.display())))?;
                 let g = nyaya_eval::Gates::parse(&text)
                     .map_err(|e| AppError::BadRequest(e.to_string()))?;
-                let results =
-                    nyaya_eval::check_gates(&g, &group, &card.flat(), baseline.get(&set.split));
+                let results = nyaya_eval::check_gates(&g, &group, &flat, baseline.get(&set.split));
                 eprint!("{}", nyaya_eval::gates::render(&results));
                 if results.iter().any(|r| !r.passed) {
                     eprintln!("gates: FAILED ({group}, {} split)", set.split);
@@ -498,8 +642,8 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             }
             if write_baseline {
                 // Four decimals: enough for a 2-point rule, readable in a diff.
-                let rounded = card
-                    .flat()
+                let rounded = flat
+                    .clone()
                     .into_iter()
                     .map(|(k, v)| (k, (v * 1e4).round() / 1e4))
                     .collect();
@@ -609,10 +753,33 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 embedder: load_embedder(&cfg),
                 cross_encoder: load_cross_encoder(&cfg),
             };
+            let llm = cfg.llm_client().map_err(AppError::Resource)?.map(Arc::new);
+            if let Some(l) = &llm {
+                tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
+            }
+            // Retention: purge at start, then daily.
+            let purge_pool = pool.clone();
+            let days = cfg.audit_retention_days;
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(std::time::Duration::from_secs(24 * 3600));
+                loop {
+                    every.tick().await;
+                    match nyaya::answer::audit::purge(&purge_pool, days).await {
+                        Ok(p) => tracing::info!(
+                            answers = p.answers,
+                            llm_calls = p.llm_calls,
+                            days,
+                            "audit purge"
+                        ),
+                        Err(e) => tracing::warn!(error = %e, "audit purge failed"),
+                    }
+                }
+            });
             let state = http::AppState {
                 pool,
                 models,
                 config: Arc::new(cfg),
+                llm,
             };
             let listener = tokio::net::TcpListener::bind(addr)
                 .await

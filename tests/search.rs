@@ -210,6 +210,7 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
         pool: pool.clone(),
         models: nyaya::search::Models::default(),
         config: std::sync::Arc::new(common::config(&pool)),
+        llm: None,
     });
     let (status, body) = common::post_raw(
         &no_model,

@@ -9,6 +9,7 @@
 //!
 //! - [`scorecard`]: a run's pinned and unpinned reports as the figures `nyaya eval` prints,
 //!   and the Markdown report.
+//! - [`answers`]: the answer pipeline's metrics (citation validity, refusals, routes).
 //! - [`gates`]: `eval/gates.toml` and `eval/baseline.json`, and the check that fails a run.
 //!
 //! What it is not: it runs no search, opens no database or socket, and reads no file except
@@ -17,11 +18,13 @@
 //! per run it wants to compare, e.g. pinned and unpinned). Whether each case's evidence really
 //! is in the Constitution is checked against the parsed PDF by `tests/evidence.rs`.
 
+pub mod answers;
 pub mod gates;
 pub mod golden;
 pub mod metrics;
 pub mod scorecard;
 
+pub use answers::{AnswerCard, AnswerOutcome};
 pub use gates::{check as check_gates, Baseline, GateResult, Gates, GatesError};
 pub use golden::{Category, Evidence, GoldenCase, GoldenError, GoldenSet, Split};
 pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};

@@ -38,11 +38,13 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let (status, code) = match &self.0 {
+impl ApiError {
+    /// The status and the stable error code of this error.
+    pub fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match &self.0 {
             AppError::UnknownRef { .. } => (StatusCode::NOT_FOUND, "unknown_ref"),
             AppError::NoSuchEndpoint { .. } => (StatusCode::NOT_FOUND, "not_found"),
+            AppError::NoSuchAnswer { .. } => (StatusCode::NOT_FOUND, "unknown_answer"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AppError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
@@ -58,7 +60,13 @@ impl IntoResponse for ApiError {
             AppError::Resource(_) | AppError::Embed(_) => {
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal")
             }
-        };
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
         if status.is_server_error() {
             tracing::error!(error = %self.0, "request failed");
         }

@@ -1,8 +1,10 @@
 //! The HTTP API. One [`AppState`], one `router()` per module, errors mapped in `error`.
 
+mod ask;
 mod error;
 mod health;
 mod provisions;
+pub mod request_id;
 mod search;
 
 use std::sync::Arc;
@@ -21,6 +23,21 @@ pub struct AppState {
     /// modes fail with a clear error while lexical search still works.
     pub models: crate::search::Models,
     pub config: Arc<crate::config::Config>,
+    /// The OpenAI-compatible client when an LLM is configured.
+    pub llm: Option<Arc<crate::llm::LlmClient>>,
+}
+
+impl AppState {
+    /// The answer pipeline with this server's settings.
+    pub fn answerer(&self) -> crate::answer::Answerer {
+        crate::answer::Answerer {
+            pool: self.pool.clone(),
+            models: self.models.clone(),
+            llm: self.llm.clone(),
+            search: self.config.search_options(),
+            default_mode: self.config.answer_mode,
+        }
+    }
 }
 
 /// The whole API.
@@ -29,8 +46,10 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(provisions::router())
         .merge(search::router())
+        .merge(ask::router())
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn(request_id::middleware))
         .with_state(state)
 }

@@ -7,6 +7,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use tracing::Instrument;
 
+use super::request_id::RequestId;
 use super::{ApiError, AppState};
 use crate::error::AppError;
 use crate::search::{self, Mode, SearchOptions, SearchResponse};
@@ -26,6 +27,7 @@ struct SearchRequest {
 
 async fn search_handler(
     State(state): State<AppState>,
+    RequestId(request_id): RequestId,
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) =
@@ -37,8 +39,7 @@ async fn search_handler(
         pin: req.pin.unwrap_or(defaults.pin),
         ..defaults
     };
-    let request_id = uuid::Uuid::new_v4().to_string();
-    let span = tracing::info_span!("search", %request_id);
+    let span = tracing::info_span!("search");
     let response = search::search(
         &state.pool,
         &state.models,
@@ -48,6 +49,10 @@ async fn search_handler(
     )
     .instrument(span)
     .await?;
-    tracing::info!(%request_id, results = response.results.len(), total_ms = response.timings_ms.total, "search");
+    tracing::info!(
+        results = response.results.len(),
+        total_ms = response.timings_ms.total,
+        "search"
+    );
     Ok(Json(response))
 }

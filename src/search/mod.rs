@@ -290,6 +290,20 @@ pub async fn search(
     opts: &SearchOptions,
     request_id: String,
 ) -> AppResult<SearchResponse> {
+    search_with_hint(pool, models, query, None, opts, request_id).await
+}
+
+/// Runs one search with an extra text for the dense leg only: a hypothetical passage written
+/// by an LLM (HyDE) in the text's own style. It adds one dense list to the fusion; it is
+/// never shown and never used by the lexical leg or the second stage.
+pub async fn search_with_hint(
+    pool: &PgPool,
+    models: &Models,
+    query: &str,
+    dense_hint: Option<&str>,
+    opts: &SearchOptions,
+    request_id: String,
+) -> AppResult<SearchResponse> {
     validate(query, opts)?;
     let started = Instant::now();
     let mut timings = Timings::default();
@@ -328,13 +342,15 @@ pub async fn search(
         // embedding costs as much as all its sentences together: embed its last parts only
         // (where the question usually is), and let the last stand for it in the second stage.
         let long = texts.len() > 1 && words(query) > LONG_QUERY_WORDS;
-        let dense_texts = if long {
-            &texts[texts.len().saturating_sub(LONG_QUERY_DENSE_PARTS).max(1)..]
+        let mut dense_texts: Vec<String> = if long {
+            texts[texts.len().saturating_sub(LONG_QUERY_DENSE_PARTS).max(1)..].to_vec()
         } else {
-            &texts[..]
+            texts.clone()
         };
+        let hinted = dense_hint.is_some();
+        dense_texts.extend(dense_hint.map(str::to_string));
         let t = Instant::now();
-        let vectors = embed_queries(embedder, dense_texts).await?;
+        let vectors = embed_queries(embedder, &dense_texts).await?;
         let embed_ms = ms(t);
         let t = Instant::now();
         let model_id = &embedder.manifest().id;
@@ -346,7 +362,10 @@ pub async fn search(
         .await?;
         let dense_ms = ms(t);
         let query_vector = if long {
-            vectors.into_iter().last()
+            // The last part's vector (not the hint's, which comes after it).
+            vectors
+                .into_iter()
+                .nth(dense_texts.len() - 1 - usize::from(hinted))
         } else {
             vectors.into_iter().next()
         };
@@ -378,6 +397,9 @@ pub async fn search(
     timings.embed = embed_ms;
     timings.dense = dense_ms;
     timings.lexical = lexical_ms;
+    // The closeness that coverage judges is the question's own, never the hint's.
+    let question_dense_lists =
+        dense_lists.len() - usize::from(dense_hint.is_some() && !dense_lists.is_empty());
     let mut legs_out: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
     legs_out.extend(dense_lists.into_iter().map(|l| (Leg::Dense, l)));
     legs_out.extend(lexical_lists.into_iter().map(|l| (Leg::Lexical, l)));
@@ -492,6 +514,7 @@ pub async fn search(
         legs_out
             .iter()
             .filter(|(l, _)| *l == Leg::Dense)
+            .take(question_dense_lists)
             .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
             .fold(0.0, f64::max)
     });

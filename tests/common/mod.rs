@@ -16,6 +16,8 @@ use tower::ServiceExt;
 use nyaya::config::Config;
 use nyaya::http::AppState;
 
+pub mod fake_llm;
+
 /// `<manifest>/<rel>`: the repository root, whatever the current directory is.
 pub fn repo_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -106,10 +108,16 @@ pub fn models() -> nyaya::search::Models {
 }
 
 pub fn app(pool: &PgPool) -> Router {
+    app_with_llm(pool, None)
+}
+
+/// The API with an LLM client (e.g. pointed at a [`fake_llm::FakeLlm`]).
+pub fn app_with_llm(pool: &PgPool, llm: Option<Arc<nyaya::llm::LlmClient>>) -> Router {
     nyaya::http::router(AppState {
         pool: pool.clone(),
         models: models(),
         config: Arc::new(config(pool)),
+        llm,
     })
 }
 
@@ -287,4 +295,34 @@ pub async fn post_raw(app: &Router, uri: &str, body: &str) -> (StatusCode, Value
         )
     });
     (status, body)
+}
+
+/// A request with headers, raw body; returns status, headers and the body as text.
+pub async fn send(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (StatusCode, axum::http::HeaderMap, String) {
+    let mut req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json");
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let resp = app
+        .clone()
+        .oneshot(req.body(Body::from(body.to_string())).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        headers,
+        String::from_utf8_lossy(&bytes).into_owned(),
+    )
 }

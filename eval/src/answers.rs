@@ -1,0 +1,358 @@
+//! Answer metrics: what the answer pipeline did with each golden case, scored. Pure — the
+//! service runs the pipeline, checks each quote against the stored text, and hands the
+//! outcomes here.
+//!
+//! - **citation validity**: the share of answered cases whose every citation names a
+//!   provision retrieval returned *and* whose every quote is an exact substring (whitespace
+//!   normalised) of that provision's stored text. Anything below 1.00 is a bug.
+//! - **refusal accuracy / false-refusal rate**: as for retrieval, but from the pipeline's own
+//!   decision (rules router, threshold, "no quote survives").
+//! - **route accuracy**: the router's route against the case's category (see
+//!   [`expected_routes`]).
+//! - **cited expected**: answerable cases where a citation is an expected or acceptable ref.
+//! - **evidence quoted**: cases with an evidence phrase where some quote contains it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::golden::{Category, GoldenCase};
+use crate::metrics::percentile;
+
+/// What the pipeline did with one case.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnswerOutcome {
+    pub id: String,
+    pub route: String,
+    pub refused: bool,
+    /// Refs of the citations, in order.
+    pub cited: Vec<String>,
+    /// Every provision retrieval returned for the answer.
+    pub retrieved: Vec<String>,
+    /// The quotes, as shown.
+    pub quotes: Vec<String>,
+    /// Each quote is an exact substring of its provision's stored text (checked by the caller
+    /// against the database, not against the pipeline's own copy).
+    pub quotes_verbatim: Vec<bool>,
+    pub latency_ms: f64,
+}
+
+/// The routes a category accepts. Lookups, multi-part and vague questions have one right
+/// route; "simple" and "conceptual" are a matter of degree, so either is right for both; the
+/// other categories are right with any answering route; a case that must be refused is right
+/// only as `out_of_scope`.
+pub fn expected_routes(category: Category, must_refuse: bool) -> &'static [&'static str] {
+    const ANSWERING: &[&str] = &[
+        "article_lookup",
+        "simple",
+        "conceptual",
+        "multi_part",
+        "ambiguous",
+    ];
+    if must_refuse {
+        return &["out_of_scope"];
+    }
+    match category {
+        Category::ArticleLookup => &["article_lookup"],
+        Category::Simple | Category::Conceptual => &["simple", "conceptual"],
+        Category::MultiPart => &["multi_part"],
+        Category::Ambiguous => &["ambiguous"],
+        Category::OutOfScope => &["out_of_scope"],
+        Category::Schedule
+        | Category::OmittedAmended
+        | Category::LongQuery
+        | Category::Adversarial => ANSWERING,
+    }
+}
+
+/// One case the answer metrics count against.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AnswerFailure {
+    pub id: String,
+    /// invalid_citation, unverified_quote, wrong_refusal, missed_refusal, route, not_cited
+    pub kind: String,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct AnswerCard {
+    pub cases: usize,
+    pub citation_validity: Option<f64>,
+    pub refusal_accuracy: Option<f64>,
+    pub false_refusal_rate: Option<f64>,
+    pub route_accuracy: Option<f64>,
+    pub cited_expected: Option<f64>,
+    /// Answered cases whose first citation is an expected ref.
+    pub first_cited_expected: Option<f64>,
+    pub evidence_quoted: Option<f64>,
+    pub latency_ms_p50: Option<f64>,
+    pub latency_ms_p95: Option<f64>,
+    pub route_accuracy_by_category: BTreeMap<String, f64>,
+    pub failures: Vec<AnswerFailure>,
+}
+
+fn share(hits: usize, n: usize) -> Option<f64> {
+    (n > 0).then(|| hits as f64 / n as f64)
+}
+
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl AnswerCard {
+    /// Scores outcomes against their cases (matched by id; cases without an outcome are
+    /// skipped).
+    pub fn new(cases: &[GoldenCase], outcomes: &[AnswerOutcome]) -> AnswerCard {
+        let by_id: BTreeMap<&str, &AnswerOutcome> =
+            outcomes.iter().map(|o| (o.id.as_str(), o)).collect();
+        let mut card = AnswerCard::default();
+        let (mut answered, mut valid) = (0, 0);
+        let (mut refuse_n, mut refused_right) = (0, 0);
+        let (mut answer_n, mut refused_wrong) = (0, 0);
+        let mut route_right = 0;
+        let (mut expect_n, mut expect_hit, mut first_hit) = (0, 0, 0);
+        let (mut evidence_n, mut evidence_hit) = (0, 0);
+        let mut per_cat: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut latencies = Vec::new();
+        for case in cases {
+            let Some(o) = by_id.get(case.id.as_str()) else {
+                continue;
+            };
+            card.cases += 1;
+            latencies.push(o.latency_ms);
+            let fail = |kind: &str, detail: String| AnswerFailure {
+                id: case.id.clone(),
+                kind: kind.into(),
+                detail,
+            };
+            // Routes.
+            let ok_routes = expected_routes(case.category, case.must_refuse);
+            let route_ok = ok_routes.contains(&o.route.as_str());
+            route_right += route_ok as usize;
+            let e = per_cat
+                .entry(case.category.as_str().to_string())
+                .or_default();
+            e.0 += 1;
+            e.1 += route_ok as usize;
+            if !route_ok {
+                card.failures.push(fail(
+                    "route",
+                    format!("expected {}, got {}", ok_routes.join("|"), o.route),
+                ));
+            }
+            // Refusals.
+            if case.must_refuse {
+                refuse_n += 1;
+                refused_right += o.refused as usize;
+                if !o.refused {
+                    card.failures.push(fail(
+                        "missed_refusal",
+                        format!("answered citing {:?}", o.cited),
+                    ));
+                }
+                continue;
+            }
+            answer_n += 1;
+            if o.refused {
+                refused_wrong += 1;
+                card.failures.push(fail(
+                    "wrong_refusal",
+                    "refused an answerable question".into(),
+                ));
+                continue;
+            }
+            // Citations.
+            answered += 1;
+            let unretrieved: Vec<&String> = o
+                .cited
+                .iter()
+                .filter(|r| !o.retrieved.contains(r))
+                .collect();
+            let unverified = o.quotes_verbatim.iter().filter(|v| !**v).count();
+            if unretrieved.is_empty() && unverified == 0 && o.quotes_verbatim.len() == o.cited.len()
+            {
+                valid += 1;
+            } else {
+                if !unretrieved.is_empty() {
+                    card.failures.push(fail(
+                        "invalid_citation",
+                        format!("cited {unretrieved:?}, not retrieved"),
+                    ));
+                }
+                if unverified > 0 {
+                    card.failures.push(fail(
+                        "unverified_quote",
+                        format!("{unverified} quote(s) not in the text"),
+                    ));
+                }
+            }
+            let wanted: Vec<String> = case
+                .expected_refs
+                .iter()
+                .chain(&case.acceptable_refs)
+                .map(|r| r.to_string())
+                .collect();
+            if !wanted.is_empty() && !o.cited.is_empty() {
+                expect_n += 1;
+                first_hit += case
+                    .expected_refs
+                    .iter()
+                    .any(|r| r.to_string() == o.cited[0]) as usize;
+                if o.cited.iter().any(|c| wanted.contains(c)) {
+                    expect_hit += 1;
+                } else {
+                    card.failures.push(fail(
+                        "not_cited",
+                        format!("expected one of {wanted:?}, cited {:?}", o.cited),
+                    ));
+                }
+            }
+            if let Some(ev) = &case.evidence {
+                evidence_n += 1;
+                let phrase = normalise(&ev.phrase);
+                evidence_hit += o.quotes.iter().any(|q| normalise(q).contains(&phrase)) as usize;
+            }
+        }
+        card.citation_validity = share(valid, answered);
+        card.refusal_accuracy = share(refused_right, refuse_n);
+        card.false_refusal_rate = share(refused_wrong, answer_n);
+        card.route_accuracy = share(route_right, card.cases);
+        card.cited_expected = share(expect_hit, expect_n);
+        card.first_cited_expected = share(first_hit, expect_n);
+        card.evidence_quoted = share(evidence_hit, evidence_n);
+        card.latency_ms_p50 = percentile(&latencies, 50.0);
+        card.latency_ms_p95 = percentile(&latencies, 95.0);
+        card.route_accuracy_by_category = per_cat
+            .into_iter()
+            .map(|(k, (n, r))| (k, r as f64 / n as f64))
+            .collect();
+        card
+    }
+
+    /// `answers.<metric>` → value, for the gates.
+    pub fn flat(&self) -> BTreeMap<String, f64> {
+        [
+            ("citation_validity", self.citation_validity),
+            ("refusal_accuracy", self.refusal_accuracy),
+            ("false_refusal_rate", self.false_refusal_rate),
+            ("route_accuracy", self.route_accuracy),
+            ("cited_expected", self.cited_expected),
+            ("first_cited_expected", self.first_cited_expected),
+            ("evidence_quoted", self.evidence_quoted),
+            ("latency_ms.p50", self.latency_ms_p50),
+            ("latency_ms.p95", self.latency_ms_p95),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (format!("answers.{k}"), v)))
+        .collect()
+    }
+
+    /// A terminal table.
+    pub fn render(&self) -> String {
+        let f = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into());
+        let mut s = format!("answers ({} cases)\n", self.cases);
+        for (name, v) in [
+            ("citation validity", self.citation_validity),
+            ("refusal accuracy", self.refusal_accuracy),
+            ("false refusal rate", self.false_refusal_rate),
+            ("route accuracy", self.route_accuracy),
+            ("cited an expected ref", self.cited_expected),
+            ("first cite expected", self.first_cited_expected),
+            ("evidence quoted", self.evidence_quoted),
+        ] {
+            s.push_str(&format!("  {name:<24} {}\n", f(v)));
+        }
+        s.push_str(&format!(
+            "  latency ms p50/p95       {} / {}\n",
+            self.latency_ms_p50
+                .map(|v| format!("{v:.0}"))
+                .unwrap_or_default(),
+            self.latency_ms_p95
+                .map(|v| format!("{v:.0}"))
+                .unwrap_or_default()
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::golden::GoldenSet;
+
+    fn cases() -> Vec<GoldenCase> {
+        let jsonl = r#"{"id": "A", "split": "dev", "category": "article_lookup", "question": "What does Art. 21-A say?", "expected_refs": ["21A"], "acceptable_refs": [], "question_refs": ["21A"], "must_refuse": false, "reference_answer": "x", "evidence": "p.42: provide free and compulsory education to all children", "notes": ""}
+{"id": "B", "split": "dev", "category": "out_of_scope", "question": "Who won the 2011 cricket world cup?", "expected_refs": [], "acceptable_refs": [], "question_refs": [], "must_refuse": true, "reference_answer": "", "evidence": null, "notes": ""}
+{"id": "C", "split": "dev", "category": "simple", "question": "What is the voting age?", "expected_refs": ["326"], "acceptable_refs": [], "question_refs": [], "must_refuse": false, "reference_answer": "x", "evidence": "p.218: who is not less than eighteen years of age", "notes": ""}"#;
+        GoldenSet::parse(jsonl).unwrap().cases().to_vec()
+    }
+
+    fn outcome(
+        id: &str,
+        route: &str,
+        refused: bool,
+        cited: &[&str],
+        verbatim: bool,
+    ) -> AnswerOutcome {
+        AnswerOutcome {
+            id: id.into(),
+            route: route.into(),
+            refused,
+            cited: cited.iter().map(|s| s.to_string()).collect(),
+            retrieved: vec!["21A".into(), "326".into()],
+            quotes: vec![
+                "The State shall provide free and compulsory education to all children of the age".into(),
+                "every person who is a citizen of India and who is not less than eighteen years of age".into(),
+            ],
+            quotes_verbatim: cited.iter().map(|_| verbatim).collect(),
+            latency_ms: 10.0,
+        }
+    }
+
+    #[test]
+    fn a_perfect_run_scores_one() {
+        let card = AnswerCard::new(
+            &cases(),
+            &[
+                outcome("A", "article_lookup", false, &["21A"], true),
+                outcome("B", "out_of_scope", true, &[], true),
+                outcome("C", "conceptual", false, &["326"], true),
+            ],
+        );
+        assert_eq!(card.citation_validity, Some(1.0));
+        assert_eq!(card.refusal_accuracy, Some(1.0));
+        assert_eq!(card.false_refusal_rate, Some(0.0));
+        assert_eq!(card.route_accuracy, Some(1.0));
+        assert_eq!(card.cited_expected, Some(1.0));
+        assert_eq!(card.evidence_quoted, Some(1.0));
+        assert!(card.failures.is_empty());
+        assert_eq!(card.flat()["answers.citation_validity"], 1.0);
+    }
+
+    #[test]
+    fn bad_citations_refusals_and_routes_are_counted() {
+        let card = AnswerCard::new(
+            &cases(),
+            &[
+                outcome("A", "simple", false, &["999"], true),
+                outcome("B", "simple", false, &["21A"], true),
+                outcome("C", "simple", false, &["326"], false),
+            ],
+        );
+        assert_eq!(card.citation_validity, Some(0.0));
+        assert_eq!(card.refusal_accuracy, Some(0.0));
+        assert_eq!(card.route_accuracy, Some(1.0 / 3.0));
+        let kinds: Vec<&str> = card.failures.iter().map(|f| f.kind.as_str()).collect();
+        for k in [
+            "route",
+            "invalid_citation",
+            "missed_refusal",
+            "unverified_quote",
+            "not_cited",
+        ] {
+            assert!(kinds.contains(&k), "{k} in {kinds:?}");
+        }
+        let card = AnswerCard::new(&cases(), &[outcome("C", "simple", true, &[], true)]);
+        assert_eq!(card.false_refusal_rate, Some(1.0));
+    }
+}

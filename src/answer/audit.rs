@@ -1,0 +1,254 @@
+//! The answer pipeline's tables: `llm_calls` (one row per attempt) and `answers` (the audit:
+//! no personal data — a scrubbed question, refs, clause offsets and quote hashes), the
+//! reconstruction of a stored answer's basis from the corpus, and the retention purge.
+
+use serde::{Deserialize, Serialize};
+use sqlx::{PgPool, Row};
+
+use crate::error::AppResult;
+use crate::llm::Attempt;
+
+use super::guard::GuardCounts;
+use super::quote;
+
+/// Names this pipeline in every audit row; bump when what an answer is made of changes.
+pub const PIPELINE_VERSION: &str = concat!("nyaya-", env!("CARGO_PKG_VERSION"), "/answer-1");
+
+/// Writes one `llm_calls` row per attempt.
+pub async fn record_calls(pool: &PgPool, request_id: &str, attempts: &[Attempt]) -> AppResult<()> {
+    for a in attempts {
+        sqlx::query(
+            "INSERT INTO llm_calls (request_id, purpose, provider, model, prompt_name, prompt_version,
+                                    prompt_sha256, tokens_in, tokens_out, latency_ms, ttft_ms, status, error)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+        )
+        .bind(request_id)
+        .bind(a.purpose.as_str())
+        .bind(a.provider)
+        .bind(&a.model)
+        .bind(a.prompt_name)
+        .bind(a.prompt_version)
+        .bind(&a.prompt_sha256)
+        .bind(a.tokens_in)
+        .bind(a.tokens_out)
+        .bind(a.latency_ms)
+        .bind(a.ttft_ms)
+        .bind(a.status.as_str())
+        .bind(&a.error)
+        .execute(pool)
+        .await?;
+    }
+    Ok(())
+}
+
+/// A citation as the audit stores it: where the quote sits in the corpus and its hash.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CitedSpan {
+    pub n: usize,
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub clause: Option<String>,
+    /// Char offsets of the span the quote was cut from, in the provision's text.
+    pub start_char: usize,
+    pub end_char: usize,
+    /// Length of the (normalised) quote: a prefix of the normalised span.
+    pub quote_chars: usize,
+    pub quote_sha256: String,
+}
+
+/// One audit row.
+#[derive(Debug, Clone)]
+pub struct AnswerRecord<'a> {
+    pub request_id: &'a str,
+    pub question_scrubbed: &'a str,
+    pub route: &'a str,
+    pub mode: &'a str,
+    pub refused: bool,
+    pub refusal_reason: Option<&'a str>,
+    pub degraded: bool,
+    pub llm_used: bool,
+    pub citations: &'a [CitedSpan],
+    pub retrieved: &'a [String],
+    pub guards: GuardCounts,
+}
+
+/// Stores the audit row (with the current corpus's edition and hash). A request id seen
+/// before keeps its first answer.
+pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()> {
+    sqlx::query(
+        "INSERT INTO answers (request_id, question_scrubbed, route, mode, refused, refusal_reason,
+                              degraded, llm_used, citations, retrieved_refs, guards,
+                              corpus_edition, corpus_sha256, pipeline_version)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+                coalesce(d.edition, ''), coalesce(d.sha256, ''), $12
+         FROM (SELECT 1) one LEFT JOIN documents d ON d.is_current
+         ON CONFLICT (request_id) DO NOTHING",
+    )
+    .bind(r.request_id)
+    .bind(r.question_scrubbed)
+    .bind(r.route)
+    .bind(r.mode)
+    .bind(r.refused)
+    .bind(r.refusal_reason)
+    .bind(r.degraded)
+    .bind(r.llm_used)
+    .bind(serde_json::to_value(r.citations).unwrap_or_default())
+    .bind(r.retrieved)
+    .bind(serde_json::to_value(r.guards).unwrap_or_default())
+    .bind(PIPELINE_VERSION)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// One citation of a stored answer, rebuilt from the corpus as it is now.
+#[derive(Debug, Clone, Serialize)]
+pub struct RebuiltCitation {
+    #[serde(flatten)]
+    pub stored: CitedSpan,
+    /// The quote as the current corpus has it (absent when the provision is gone).
+    pub quote: Option<String>,
+    pub title: Option<String>,
+    pub page: Option<i32>,
+    /// True when the current text at those offsets hashes to the stored quote hash.
+    pub matches: bool,
+}
+
+/// What `GET /v1/answers/{request_id}` returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reconstruction {
+    pub request_id: String,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub question: String,
+    pub route: String,
+    pub mode: String,
+    pub refused: bool,
+    pub refusal_reason: Option<String>,
+    pub degraded: bool,
+    pub llm_used: bool,
+    pub retrieved: Vec<String>,
+    pub guards: serde_json::Value,
+    pub pipeline_version: String,
+    pub corpus: CorpusThenNow,
+    pub citations: Vec<RebuiltCitation>,
+    /// Every quote still matches the corpus.
+    pub all_quotes_match: bool,
+    /// Call attempts made for this request.
+    pub llm_calls: Vec<serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CorpusThenNow {
+    pub edition: String,
+    pub sha256: String,
+    pub current_sha256: Option<String>,
+    /// The corpus the answer was built from is still the current one.
+    pub unchanged: bool,
+}
+
+/// Rebuilds a stored answer's basis; `None` when no answer has that id (or it was purged).
+pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Reconstruction>> {
+    let Some(row) = sqlx::query(
+        "SELECT a.*, (SELECT sha256 FROM documents WHERE is_current) AS current_sha256
+         FROM answers a WHERE a.request_id = $1",
+    )
+    .bind(request_id)
+    .fetch_optional(pool)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let stored: Vec<CitedSpan> =
+        serde_json::from_value(row.get::<serde_json::Value, _>("citations")).unwrap_or_default();
+    let mut citations = Vec::new();
+    for c in stored {
+        let p: Option<(String, String, i32)> =
+            sqlx::query_as("SELECT text, title, page_start FROM provisions WHERE ref_id = $1")
+                .bind(&c.ref_id)
+                .fetch_optional(pool)
+                .await?;
+        let (quote, title, page, matches) = match p {
+            Some((text, title, page)) => {
+                let span: String = text
+                    .chars()
+                    .skip(c.start_char)
+                    .take(c.end_char.saturating_sub(c.start_char))
+                    .collect();
+                let q: String = quote::normalise(&span)
+                    .chars()
+                    .take(c.quote_chars)
+                    .collect();
+                let matches = quote::sha256(&q) == c.quote_sha256;
+                (Some(q), Some(title), Some(page), matches)
+            }
+            None => (None, None, None, false),
+        };
+        citations.push(RebuiltCitation {
+            stored: c,
+            quote,
+            title,
+            page,
+            matches,
+        });
+    }
+    let calls: Vec<serde_json::Value> = sqlx::query_scalar(
+        "SELECT jsonb_build_object('purpose', purpose, 'provider', provider, 'model', model,
+                'prompt', prompt_name || '.v' || prompt_version, 'prompt_sha256', prompt_sha256,
+                'status', status, 'latency_ms', latency_ms, 'ttft_ms', ttft_ms,
+                'tokens_in', tokens_in, 'tokens_out', tokens_out, 'error', error)
+         FROM llm_calls WHERE request_id = $1 ORDER BY id",
+    )
+    .bind(request_id)
+    .fetch_all(pool)
+    .await?;
+    let sha: String = row.get("corpus_sha256");
+    let current: Option<String> = row.get("current_sha256");
+    Ok(Some(Reconstruction {
+        request_id: row.get("request_id"),
+        created_at: row.get("created_at"),
+        question: row.get("question_scrubbed"),
+        route: row.get("route"),
+        mode: row.get("mode"),
+        refused: row.get("refused"),
+        refusal_reason: row.get("refusal_reason"),
+        degraded: row.get("degraded"),
+        llm_used: row.get("llm_used"),
+        retrieved: row.get("retrieved_refs"),
+        guards: row.get("guards"),
+        pipeline_version: row.get("pipeline_version"),
+        all_quotes_match: citations.iter().all(|c| c.matches),
+        citations,
+        corpus: CorpusThenNow {
+            edition: row.get("corpus_edition"),
+            unchanged: current.as_deref() == Some(sha.as_str()),
+            sha256: sha,
+            current_sha256: current,
+        },
+        llm_calls: calls,
+    }))
+}
+
+/// What a purge removed.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Purged {
+    pub answers: u64,
+    pub llm_calls: u64,
+}
+
+/// Deletes audit rows and LLM call rows older than `days` days.
+pub async fn purge(pool: &PgPool, days: u32) -> AppResult<Purged> {
+    let mut tx = pool.begin().await?;
+    let cutoff = format!("{days} days");
+    let answers = sqlx::query("DELETE FROM answers WHERE created_at < now() - $1::interval")
+        .bind(&cutoff)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    let llm_calls = sqlx::query("DELETE FROM llm_calls WHERE created_at < now() - $1::interval")
+        .bind(&cutoff)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(Purged { answers, llm_calls })
+}

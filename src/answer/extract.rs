@@ -1,0 +1,350 @@
+//! Choosing what to quote: the clause-level spans of a provision, scored against the
+//! question, and the quote cut from the best one. Pure; the caller supplies the similarity
+//! scores (from the embedder) when it has them.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::store::{AmendmentView, ProvisionView};
+
+use super::quote;
+
+/// The longest quote shown, in characters; longer spans are cut at a clause boundary.
+pub const MAX_QUOTE_CHARS: usize = 700;
+/// A sub-clause is quoted with its parent clause when the parent is at most this long, so that
+/// "(a) to freedom of speech and expression;" is read with "All citizens shall have the right—".
+const PARENT_CHARS: usize = 450;
+/// The weight of the share of the question's words in a span's score, beside its cosine
+/// similarity (chosen on dev, ADR 0007).
+pub const OVERLAP_WEIGHT: f64 = 0.25;
+/// Spans scored per provision at most (a Schedule has hundreds of entries).
+pub const MAX_SPANS: usize = 48;
+
+/// A candidate span of a provision's text, by char offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Span {
+    /// The clause label ("(1)", "(2)(a)", "List I, entry 97"); `None` for the whole text.
+    pub label: Option<String>,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+}
+
+/// An amendment note as an answer shows it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AmendmentNote {
+    /// inserted, substituted, omitted …
+    pub kind: String,
+    /// "Constitution (Eighty-sixth Amendment) Act, 2002"
+    pub act: Option<String>,
+    /// "1-4-2010"
+    pub effective: Option<String>,
+    /// The clause the note is about, if not the whole provision.
+    pub clause: Option<String>,
+    /// "Inserted by the Constitution (Eighty-sixth Amendment) Act, 2002, w.e.f. 1-4-2010."
+    pub note: String,
+}
+
+/// The candidate spans: the whole text when it is short or has no clauses, else every clause
+/// (any level), capped at [`MAX_SPANS`] (those sharing words with the question first).
+pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec<Span> {
+    let total = p.text.chars().count();
+    let whole = Span {
+        label: None,
+        start: 0,
+        end: total,
+        text: p.text.clone(),
+    };
+    let mut spans: Vec<Span> = p
+        .clauses
+        .iter()
+        .filter(|c| c.end > c.start && c.text.split_whitespace().count() >= 3)
+        .map(|c| Span {
+            label: Some(c.label.clone()),
+            start: c.start as usize,
+            end: c.end as usize,
+            text: c.text.clone(),
+        })
+        .collect();
+    if spans.is_empty() || total <= 400 {
+        spans.insert(0, whole);
+    }
+    if spans.len() > MAX_SPANS {
+        // Keep the spans that share most words with the question, in text order.
+        let mut scored: Vec<(usize, f64)> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, lexical_share(query_terms, &s.text)))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let keep: BTreeSet<usize> = scored.iter().take(MAX_SPANS).map(|(i, _)| *i).collect();
+        spans = spans
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
+    spans
+}
+
+/// Words of a text, lower-cased and crudely stemmed (plural and verb endings), without the
+/// words that carry no topic.
+pub fn terms(text: &str) -> BTreeSet<String> {
+    const STOP: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "by",
+        "with",
+        "what",
+        "who",
+        "which",
+        "how",
+        "when",
+        "where",
+        "why",
+        "does",
+        "do",
+        "can",
+        "could",
+        "may",
+        "shall",
+        "should",
+        "will",
+        "would",
+        "i",
+        "me",
+        "my",
+        "you",
+        "it",
+        "its",
+        "this",
+        "that",
+        "such",
+        "any",
+        "as",
+        "at",
+        "from",
+        "not",
+        "no",
+        "he",
+        "his",
+        "him",
+        "constitution",
+        "india",
+        "article",
+        "say",
+        "says",
+        "about",
+    ];
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 1)
+        .map(|w| w.to_lowercase())
+        .filter(|w| !STOP.contains(&w.as_str()))
+        .map(|w| stem(&w))
+        .collect()
+}
+
+fn stem(w: &str) -> String {
+    for (suffix, repl) in [("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] {
+        if let Some(base) = w.strip_suffix(suffix) {
+            if base.len() >= 3 {
+                return format!("{base}{repl}");
+            }
+        }
+    }
+    w.to_string()
+}
+
+/// The share of the question's terms that occur in `text`.
+pub fn lexical_share(query_terms: &BTreeSet<String>, text: &str) -> f64 {
+    if query_terms.is_empty() {
+        return 0.0;
+    }
+    let t = terms(text);
+    query_terms.intersection(&t).count() as f64 / query_terms.len() as f64
+}
+
+/// The score of each span: the similarity to the question when there is one, plus the share of
+/// its words; a small penalty for spans too long to quote whole.
+pub fn score_spans(
+    spans: &[Span],
+    query_terms: &BTreeSet<String>,
+    similarity: Option<&[f32]>,
+) -> Vec<f64> {
+    spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let lex = lexical_share(query_terms, &s.text);
+            let dense = similarity.and_then(|v| v.get(i)).map(|v| *v as f64);
+            let long = if s.text.chars().count() > MAX_QUOTE_CHARS {
+                0.05
+            } else {
+                0.0
+            };
+            match dense {
+                Some(d) => d + OVERLAP_WEIGHT * lex - long,
+                None => lex - long,
+            }
+        })
+        .collect()
+}
+
+/// The best span; a sub-clause gives way to its parent when the parent is short enough to
+/// quote whole.
+pub fn best_span<'a>(spans: &'a [Span], scores: &[f64]) -> Option<&'a Span> {
+    let best = scores
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+        .map(|(i, _)| &spans[i])?;
+    if let Some(label) = &best.label {
+        if let Some(i) = label.rfind(")(") {
+            let parent = &label[..=i];
+            if let Some(p) = spans.iter().find(|s| s.label.as_deref() == Some(parent)) {
+                if p.text.chars().count() <= PARENT_CHARS {
+                    return Some(p);
+                }
+            }
+        }
+    }
+    Some(best)
+}
+
+/// The span named by a clause label, or its nearest ancestor the provision has ("(4)" for
+/// "(4)(a)" when no such sub-clause exists).
+pub fn named_span<'a>(spans: &'a [Span], clause: &str) -> Option<&'a Span> {
+    let mut label = clause.to_string();
+    loop {
+        if let Some(s) = spans
+            .iter()
+            .find(|s| s.label.as_deref() == Some(label.as_str()))
+        {
+            return Some(s);
+        }
+        let i = label.rfind(")(")?;
+        label.truncate(i + 1);
+    }
+}
+
+/// The notes that concern a quote of `clause` (`None`: the whole provision): notes on the
+/// whole provision, on that clause, and on clauses inside it.
+pub fn notes_for(amendments: &[AmendmentView], clause: Option<&str>) -> Vec<AmendmentNote> {
+    amendments
+        .iter()
+        .filter(|a| match (clause, a.clause.as_deref()) {
+            (_, None) | (None, _) => true,
+            // "(1)(c)" is inside "(1)"; "entry 2A" is not inside "entry 2".
+            (Some(q), Some(c)) => {
+                c == q || c.starts_with(&format!("{q}(")) || c.starts_with(&format!("{q} "))
+            }
+        })
+        .map(|a| {
+            let verb = match a.kind.as_str() {
+                "inserted" => "Inserted",
+                "substituted" => "Substituted",
+                "omitted" => "Omitted",
+                "renumbered" => "Renumbered",
+                "amended" => "Amended",
+                other => other,
+            };
+            let note = match (&a.instrument, &a.effective_text) {
+                (Some(act), Some(eff))
+                    if eff.chars().next().is_some_and(|c| c.is_ascii_digit()) =>
+                {
+                    format!("{verb} by the {act}, w.e.f. {eff}.")
+                }
+                (Some(act), Some(eff)) => format!("{verb} by the {act} ({eff})."),
+                (Some(act), None) => format!("{verb} by the {act}."),
+                _ => a.raw.clone(),
+            };
+            AmendmentNote {
+                kind: a.kind.clone(),
+                act: a.instrument.clone(),
+                effective: a.effective_text.clone(),
+                clause: a.clause.clone(),
+                note,
+            }
+        })
+        .collect()
+}
+
+/// The quote cut from a span: normalised, at most [`MAX_QUOTE_CHARS`], verbatim by
+/// construction; the flag says whether it was cut.
+pub fn quote_of(span: &Span) -> (String, bool) {
+    quote::shorten(&span.text, MAX_QUOTE_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(label: &str, text: &str) -> Span {
+        Span {
+            label: Some(label.into()),
+            start: 0,
+            end: text.chars().count(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn terms_are_stemmed_and_filtered() {
+        let t = terms("Can the police keep me locked up without informing me of the grounds?");
+        assert!(
+            t.contains("police")
+                && t.contains("lock")
+                && t.contains("ground")
+                && t.contains("inform")
+        );
+        assert!(!t.contains("the") && !t.contains("me"));
+    }
+
+    #[test]
+    fn the_best_span_prefers_a_short_parent() {
+        let spans = vec![
+            span("(1)", "(1) All citizens shall have the right— (a) to freedom of speech and expression; (b) to assemble peaceably"),
+            span("(1)(a)", "(a) to freedom of speech and expression;"),
+            span("(2)", "(2) Nothing in sub-clause (a) of clause (1) shall affect the operation of any existing law"),
+        ];
+        let q = terms("freedom of speech");
+        let scores = score_spans(&spans, &q, None);
+        assert_eq!(
+            best_span(&spans, &scores).unwrap().label.as_deref(),
+            Some("(1)")
+        );
+        assert_eq!(
+            named_span(&spans, "(1)(a)").unwrap().label.as_deref(),
+            Some("(1)(a)")
+        );
+        assert_eq!(
+            named_span(&spans, "(2)(c)").unwrap().label.as_deref(),
+            Some("(2)")
+        );
+        assert!(named_span(&spans, "(9)").is_none());
+    }
+
+    #[test]
+    fn similarity_outweighs_word_overlap() {
+        let spans = vec![span("(1)", "one two three"), span("(2)", "four five six")];
+        let q = terms("three");
+        let scores = score_spans(&spans, &q, Some(&[0.2, 0.9]));
+        assert_eq!(
+            best_span(&spans, &scores).unwrap().label.as_deref(),
+            Some("(2)")
+        );
+    }
+}

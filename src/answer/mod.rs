@@ -1,0 +1,977 @@
+//! The answer pipeline: a fixed sequence, not an agent.
+//!
+//! 1. Validate; scrub direct identifiers from the question (the raw text goes no further).
+//! 2. Route ([`router`]: rules by default; the LLM router in llm mode, validated, falling
+//!    back to the rules).
+//! 3. Refuse out-of-scope questions, reply to chit-chat; no retrieval, no model call.
+//! 4. Retrieve per route: pinned refs for a lookup, one search per part for a multi-part
+//!    question, HyDE for a conceptual one when an LLM is configured.
+//! 5. Refuse when retrieval says the text does not cover the question (no model call).
+//! 6. Quote: for each chosen provision, the best clause-level span, copied verbatim
+//!    ([`extract`], [`quote`]). No quote, no answer.
+//! 7. In llm mode, prose over the numbered quotes, then the [`guard`]s; if the LLM is
+//!    unavailable or nothing it wrote survives, the extractive answer (`degraded`).
+//! 8. Audit row ([`audit`]) and one `llm_calls` row per attempt.
+
+pub mod audit;
+pub mod extract;
+pub mod generate;
+pub mod guard;
+pub mod quote;
+pub mod router;
+pub mod scrub;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use tokio::sync::mpsc::UnboundedSender;
+
+use nyaya_ingest::RefId;
+
+use crate::error::{AppError, AppResult};
+use crate::llm::LlmClient;
+use crate::search::glossary::Glossary;
+use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supporting};
+use crate::store::{self, ProvisionView};
+use extract::AmendmentNote;
+use guard::GuardCounts;
+use router::{Route, Routing, Turn};
+
+/// What a refusal says, whatever the reason (the reason is given beside it).
+pub const REFUSAL: &str =
+    "The Constitution's text I hold does not cover this — check the official text or ask a lawyer.";
+
+/// At most this many turns of history are read.
+pub const MAX_HISTORY: usize = 10;
+
+/// Extractive (quotes only, no model call) or LLM prose over the quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerMode {
+    #[default]
+    Extractive,
+    Llm,
+}
+
+impl AnswerMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerMode::Extractive => "extractive",
+            AnswerMode::Llm => "llm",
+        }
+    }
+}
+
+/// `POST /v1/ask`'s body.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    pub question: String,
+    #[serde(default)]
+    pub history: Vec<Turn>,
+    pub mode: Option<AnswerMode>,
+}
+
+/// One numbered citation: a verbatim quote of a retrieved provision.
+#[derive(Debug, Clone, Serialize)]
+pub struct Citation {
+    pub n: usize,
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub title: String,
+    /// "Article 22(1)", "Seventh Schedule, List I, entry 97".
+    pub label: String,
+    pub clause: Option<String>,
+    /// Exact text of the provision (whitespace-normalised).
+    pub quote: String,
+    /// The span continues beyond the quote.
+    pub truncated: bool,
+    pub page: i32,
+    pub edition: String,
+    pub amendments: Vec<AmendmentNote>,
+    #[serde(skip)]
+    pub span: (usize, usize),
+    #[serde(skip)]
+    provision_text: String,
+}
+
+/// A reading of an ambiguous question the user may mean.
+#[derive(Debug, Clone, Serialize)]
+pub struct Suggestion {
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+    pub title: String,
+    /// A question that would get that provision's answer.
+    pub question: String,
+}
+
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct AskTimings {
+    pub route: f64,
+    pub retrieve: f64,
+    pub quote: f64,
+    pub llm: f64,
+    pub total: f64,
+}
+
+/// What retrieval found, for "details on demand".
+#[derive(Debug, Clone, Serialize)]
+pub struct RetrievalView {
+    pub confidence: Option<f64>,
+    pub results: Vec<SearchHit>,
+    /// Every provision any of the request's searches returned (hits and supporting): what a
+    /// citation may point at.
+    pub retrieved: Vec<String>,
+}
+
+/// `POST /v1/ask`'s reply (and `nyaya ask --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct AskResponse {
+    pub request_id: String,
+    pub route: Route,
+    pub refused: bool,
+    pub refusal_reason: Option<String>,
+    pub answer: String,
+    pub citations: Vec<Citation>,
+    pub supporting: Vec<Supporting>,
+    /// For an ambiguous question: readings to choose from.
+    pub suggestions: Vec<Suggestion>,
+    pub mode: AnswerMode,
+    pub llm_used: bool,
+    /// The LLM answer was asked for but the extractive one is given (see `degraded_reason`).
+    pub degraded: bool,
+    pub degraded_reason: Option<String>,
+    /// What the guards removed from the LLM's text.
+    pub guards: GuardCounts,
+    pub routing: Routing,
+    pub retrieval: RetrievalView,
+    pub timings_ms: AskTimings,
+}
+
+/// Server-sent events of `POST /v1/ask/stream`.
+#[derive(Debug, Clone)]
+pub enum AskEvent {
+    Route(Routing),
+    Citations(Vec<Citation>),
+    /// A piece of the LLM's text, before the guards.
+    Delta(String),
+    /// The verified answer; replaces whatever was streamed.
+    Final(Box<AskResponse>),
+}
+
+/// What the pipeline runs with.
+#[derive(Clone)]
+pub struct Answerer {
+    pub pool: PgPool,
+    pub models: Models,
+    pub llm: Option<Arc<LlmClient>>,
+    pub search: SearchOptions,
+    pub default_mode: AnswerMode,
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Checks the request before any work: typed 400s.
+pub fn validate(req: &AskRequest, max_chars: usize) -> AppResult<()> {
+    if req.question.trim().is_empty() {
+        return Err(AppError::BadRequest("question is empty".into()));
+    }
+    let n = req.question.chars().count();
+    if n > max_chars {
+        return Err(AppError::BadRequest(format!(
+            "question is {n} characters; the limit is {max_chars}"
+        )));
+    }
+    if req.history.len() > MAX_HISTORY {
+        return Err(AppError::BadRequest(format!(
+            "history has {} turns; the limit is {MAX_HISTORY}",
+            req.history.len()
+        )));
+    }
+    for (i, t) in req.history.iter().enumerate() {
+        if t.question.chars().count() > max_chars {
+            return Err(AppError::BadRequest(format!(
+                "history[{i}].question is longer than {max_chars} characters"
+            )));
+        }
+        if let Some(bad) = t.refs.iter().find(|r| r.parse::<RefId>().is_err()) {
+            return Err(AppError::BadRequest(format!(
+                "history[{i}].refs has {bad:?}, which is not a provision id"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The state of one request as it moves through the pipeline.
+struct Run<'a> {
+    a: &'a Answerer,
+    request_id: String,
+    question: String,
+    mode: AnswerMode,
+    events: Option<&'a UnboundedSender<AskEvent>>,
+    timings: AskTimings,
+    started: Instant,
+    llm_used: bool,
+}
+
+impl Run<'_> {
+    fn emit(&self, e: AskEvent) {
+        if let Some(tx) = self.events {
+            let _ = tx.send(e);
+        }
+    }
+
+    async fn record_calls(&mut self, attempts: &[crate::llm::Attempt]) -> AppResult<()> {
+        if !attempts.is_empty() {
+            self.llm_used = true;
+        }
+        audit::record_calls(&self.a.pool, &self.request_id, attempts).await
+    }
+}
+
+/// Answers one question.
+pub async fn ask(
+    a: &Answerer,
+    req: AskRequest,
+    request_id: String,
+    events: Option<&UnboundedSender<AskEvent>>,
+) -> AppResult<AskResponse> {
+    validate(&req, a.search.max_query_chars)?;
+    let started = Instant::now();
+    // The raw question goes no further than this line.
+    let question = scrub::scrub(&req.question).text;
+    let history: Vec<Turn> = req
+        .history
+        .iter()
+        .map(|t| Turn {
+            question: scrub::scrub(&t.question).text,
+            refs: t.refs.clone(),
+            answer: None,
+        })
+        .collect();
+    let mode = req.mode.unwrap_or(a.default_mode);
+    let mut run = Run {
+        a,
+        request_id,
+        question,
+        mode,
+        events,
+        timings: AskTimings::default(),
+        started,
+        llm_used: false,
+    };
+    let llm = match mode {
+        AnswerMode::Llm => a.llm.clone(),
+        AnswerMode::Extractive => None,
+    };
+
+    // 2. Route.
+    let t = Instant::now();
+    // The rules' out-of-scope verdict comes first and is final: an injection attempt or a
+    // cricket score never reaches a model, not even the router.
+    let rules = router::route_by_rules(&run.question, &history);
+    let routing = match &llm {
+        _ if matches!(rules.route, Route::OutOfScope | Route::ChitChat) => rules,
+        None => rules,
+        Some(llm) => {
+            let (routing, attempts) = generate::llm_route(llm, &run.question, &history).await;
+            run.record_calls(&attempts).await?;
+            routing
+        }
+    };
+    run.timings.route = ms(t);
+    tracing::info!(
+        route = routing.route.as_str(),
+        router = routing.router,
+        "routed"
+    );
+    run.emit(AskEvent::Route(routing.clone()));
+
+    // 3. No retrieval for these.
+    match routing.route {
+        Route::OutOfScope => {
+            let reason = routing
+                .out_of_scope
+                .map(|c| c.reason().to_string())
+                .unwrap_or_else(|| {
+                    "the question is outside what the Constitution's text answers".into()
+                });
+            return finish_refusal(&mut run, routing, reason, None, Vec::new()).await;
+        }
+        Route::ChitChat => {
+            let reply = crate::scope::OutOfScope::ChitChat.reason().to_string();
+            let response = response(&run, routing, reply, Vec::new(), Vec::new(), None);
+            return finish(&mut run, response).await;
+        }
+        _ => {}
+    }
+
+    // 4. Retrieve.
+    let t = Instant::now();
+    let searches = retrieve(&mut run, &routing, llm.as_deref()).await?;
+    run.timings.retrieve = ms(t);
+    let main = &searches[0].1;
+    let retrieved: Vec<String> = searches
+        .iter()
+        .flat_map(|(_, s)| {
+            s.results
+                .iter()
+                .map(|h| h.ref_id.clone())
+                .chain(s.supporting.iter().map(|p| p.ref_id.clone()))
+        })
+        .fold(Vec::new(), |mut acc, id| {
+            if !acc.contains(&id) {
+                acc.push(id);
+            }
+            acc
+        });
+    let view = RetrievalView {
+        confidence: main.coverage.confidence,
+        results: main.results.clone(),
+        retrieved: retrieved.clone(),
+    };
+
+    // 5. Not covered → refusal, before any answer model runs.
+    let covered = searches
+        .iter()
+        .any(|(_, s)| s.coverage.covered && !s.results.is_empty());
+    if !covered {
+        let reason = main
+            .coverage
+            .reason
+            .clone()
+            .unwrap_or_else(|| "nothing relevant was retrieved".into());
+        return finish_refusal(&mut run, routing, reason, Some(view), retrieved).await;
+    }
+
+    // 6. Quote.
+    let t = Instant::now();
+    let groups = quote_groups(&routing, &searches);
+    let (picks, citations) = quote_groups_text(a, &groups).await?;
+    run.timings.quote = ms(t);
+    if citations.is_empty() {
+        return finish_refusal(
+            &mut run,
+            routing,
+            "no passage of the retrieved provisions could be quoted".into(),
+            Some(view),
+            retrieved,
+        )
+        .await;
+    }
+    run.emit(AskEvent::Citations(citations.clone()));
+    let suggestions = if routing.route == Route::Ambiguous {
+        suggestions_from(&main.results)
+    } else {
+        Vec::new()
+    };
+    let extractive = render_extractive(&routing, &picks, &citations, &suggestions);
+    let supporting: Vec<Supporting> = main.supporting.clone();
+
+    // 7. LLM prose, guarded; or the extractive answer.
+    let mut degraded_reason = None;
+    let mut guards = GuardCounts::default();
+    let mut answer = extractive;
+    let mut final_citations = citations.clone();
+    if mode == AnswerMode::Llm {
+        match &llm {
+            None => degraded_reason = Some("no LLM is configured (NYAYA_LLM_BASE_URL)".to_string()),
+            Some(llm) => {
+                let t = Instant::now();
+                let labels: Vec<String> = citations
+                    .iter()
+                    .map(|c| format!("{} — {}", c.label, c.title))
+                    .collect();
+                let excerpts: Vec<generate::PromptExcerpt> = citations
+                    .iter()
+                    .zip(&labels)
+                    .map(|(c, l)| generate::PromptExcerpt {
+                        n: c.n,
+                        label: l.clone(),
+                        text: &c.quote,
+                    })
+                    .collect();
+                let weak = main
+                    .coverage
+                    .confidence
+                    .is_some_and(|c| c < a.search.refusal_threshold + 0.05)
+                    && !main.results.iter().any(|r| r.pinned);
+                let tx = run.events.cloned();
+                let on_delta = move |d: &str| {
+                    if let Some(tx) = &tx {
+                        let _ = tx.send(AskEvent::Delta(d.to_string()));
+                    }
+                };
+                let (result, attempts) = generate::llm_answer(
+                    llm,
+                    &run.question,
+                    &excerpts,
+                    weak,
+                    run.events
+                        .is_some()
+                        .then_some(&on_delta as &(dyn Fn(&str) + Send + Sync)),
+                )
+                .await;
+                run.record_calls(&attempts).await?;
+                run.timings.llm = ms(t);
+                match result {
+                    Err(e) => degraded_reason = Some(e.to_string()),
+                    Ok(text) => {
+                        let guard_excerpts: Vec<guard::Excerpt> = citations
+                            .iter()
+                            .map(|c| guard::Excerpt {
+                                n: c.n,
+                                ref_id: c.ref_id.clone(),
+                                text: c.quote.clone(),
+                                provision_text: c.provision_text.clone(),
+                            })
+                            .collect();
+                        let g = guard::guard(&text, &guard_excerpts, &retrieved);
+                        guards = g.counts;
+                        if g.counts.any() {
+                            tracing::warn!(
+                                stripped_citations = g.counts.stripped_citations,
+                                dropped_quotes = g.counts.dropped_quotes,
+                                dropped_figures = g.counts.dropped_figures,
+                                "guards removed parts of the LLM answer"
+                            );
+                        }
+                        if g.cited.is_empty() {
+                            degraded_reason = Some(
+                                "nothing the LLM wrote survived the citation guards".to_string(),
+                            );
+                        } else {
+                            answer = g.text;
+                            final_citations = citations
+                                .iter()
+                                .filter(|c| g.cited.contains(&c.n))
+                                .cloned()
+                                .collect();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut response = response(
+        &run,
+        routing,
+        answer,
+        final_citations,
+        supporting,
+        Some(view),
+    );
+    response.suggestions = suggestions;
+    response.degraded = degraded_reason.is_some();
+    response.degraded_reason = degraded_reason;
+    response.guards = guards;
+    finish_with(&mut run, response, retrieved).await
+}
+
+/// One search per part for a multi-part question (at most [`router::MAX_SUB_QUESTIONS`],
+/// concurrently), else one; HyDE for a conceptual question when an LLM is configured. The
+/// first search is the main one (coverage, details).
+async fn retrieve(
+    run: &mut Run<'_>,
+    routing: &Routing,
+    llm: Option<&LlmClient>,
+) -> AppResult<Vec<(Option<String>, SearchResponse)>> {
+    let a = run.a;
+    let opts = SearchOptions {
+        k: 5,
+        ..a.search.clone()
+    };
+    let query = routing.rewritten_query.as_str();
+    if routing.route == Route::MultiPart && !routing.sub_questions.is_empty() {
+        let parts = futures::future::try_join_all(
+            routing
+                .sub_questions
+                .iter()
+                .map(|q| search::search(&a.pool, &a.models, q, &opts, run.request_id.clone())),
+        )
+        .await?;
+        return Ok(routing
+            .sub_questions
+            .iter()
+            .cloned()
+            .map(Some)
+            .zip(parts)
+            .collect());
+    }
+    let hint = match (routing.route, llm) {
+        (Route::Conceptual, Some(llm)) => {
+            let (passage, attempts) = generate::hyde(llm, query).await;
+            run.record_calls(&attempts).await?;
+            passage
+        }
+        _ => None,
+    };
+    let s = search::search_with_hint(
+        &a.pool,
+        &a.models,
+        query,
+        hint.as_deref(),
+        &opts,
+        run.request_id.clone(),
+    )
+    .await?;
+    Ok(vec![(None, s)])
+}
+
+/// A provision chosen for quoting: which search found it (the part's question, for a
+/// multi-part answer), the hit, and the text to choose its span by.
+struct Pick {
+    part: Option<String>,
+    hit: SearchHit,
+    /// The second provision of a one-question answer ("Also relevant").
+    also: bool,
+}
+
+/// The provisions one search offers for quoting, and how many of them to quote.
+struct Group {
+    part: Option<String>,
+    query: String,
+    /// Pinned hits (always quoted, in the order named) or the top candidates.
+    candidates: Vec<SearchHit>,
+    take: usize,
+}
+
+/// Retrieval candidates this many deep compete for the quotes, by their best span.
+const QUOTE_CANDIDATES: usize = 3;
+/// Each rank of retrieval's order is worth this much span score (chosen on dev, ADR 0007:
+/// less lets a well-worded span of a lower hit win too often; more ignores the spans).
+const RANK_PRIOR: f64 = 0.1;
+
+/// What each search offers: the pinned hits of a lookup (up to 3, all quoted); otherwise the
+/// top [`QUOTE_CANDIDATES`], of which the best one per part (or two for a single question)
+/// are quoted.
+fn quote_groups(routing: &Routing, searches: &[(Option<String>, SearchResponse)]) -> Vec<Group> {
+    searches
+        .iter()
+        .filter(|(part, s)| part.is_none() || s.coverage.covered)
+        .map(|(part, s)| {
+            let pinned: Vec<SearchHit> = s
+                .results
+                .iter()
+                .filter(|h| h.pinned)
+                .take(3)
+                .cloned()
+                .collect();
+            let take = if !pinned.is_empty() {
+                pinned.len()
+            } else if part.is_some() || routing.route == Route::Ambiguous {
+                1
+            } else {
+                2
+            };
+            Group {
+                part: part.clone(),
+                query: part
+                    .clone()
+                    .unwrap_or_else(|| routing.rewritten_query.clone()),
+                candidates: if pinned.is_empty() {
+                    s.results.iter().take(QUOTE_CANDIDATES).cloned().collect()
+                } else {
+                    pinned
+                },
+                take,
+            }
+        })
+        .collect()
+}
+
+/// A candidate's best span and its score.
+struct Scored {
+    group: usize,
+    rank: usize,
+    hit: SearchHit,
+    view: ProvisionView,
+    span: extract::Span,
+    score: f64,
+}
+
+/// Quotes the groups' provisions: for each candidate, its named clause or the span closest
+/// to the question; then, per group, the candidates whose best span is best (pinned ones
+/// always, in order). Retrieval's order breaks near-ties.
+async fn quote_groups_text(
+    a: &Answerer,
+    groups: &[Group],
+) -> AppResult<(Vec<Pick>, Vec<Citation>)> {
+    let flat: Vec<(usize, usize, &SearchHit, &str)> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, group)| {
+            group
+                .candidates
+                .iter()
+                .enumerate()
+                .map(move |(rank, h)| (g, rank, h, group.query.as_str()))
+        })
+        .collect();
+    let views = futures::future::try_join_all(flat.iter().map(|(_, _, h, _)| async {
+        let id: RefId = h.ref_id.parse().map_err(|_| AppError::UnknownRef {
+            query: h.ref_id.clone(),
+        })?;
+        store::get_provision(&a.pool, &id).await
+    }))
+    .await?;
+    // Spans of every candidate, and the question each is judged against.
+    let glossary = Glossary::builtin();
+    struct Prepared<'v> {
+        at: usize,
+        view: &'v ProvisionView,
+        spans: Vec<extract::Span>,
+        terms: BTreeSet<String>,
+        expanded: String,
+    }
+    let mut prepared: Vec<Prepared> = Vec::new();
+    for (at, ((_, _, _, query), view)) in flat.iter().zip(&views).enumerate() {
+        let Some(view) = view else { continue };
+        let expanded = glossary.expand(query).expanded_query(query);
+        let mut terms = extract::terms(&expanded);
+        // The ref's own words ("article 25") say nothing about which clause is meant.
+        for (r, _) in nyaya_ingest::refid::find_refs(query) {
+            terms.remove(&r.id.as_str().to_lowercase());
+        }
+        let spans = extract::candidate_spans(view, &terms);
+        prepared.push(Prepared {
+            at,
+            view,
+            spans,
+            terms,
+            expanded,
+        });
+    }
+    // One embedding batch: each distinct question, then every span.
+    let similarity: Vec<Option<Vec<f32>>> = match &a.models.embedder {
+        Some(embedder) => {
+            let m = embedder.manifest();
+            let mut texts: Vec<String> = Vec::new();
+            let mut q_index = Vec::new();
+            for p in &prepared {
+                let text = format!("{}{}", m.query_prefix, p.expanded);
+                let at = match texts.iter().position(|t| *t == text) {
+                    Some(i) => i,
+                    None => {
+                        texts.push(text);
+                        texts.len() - 1
+                    }
+                };
+                q_index.push(at);
+            }
+            let n_queries = texts.len();
+            for p in &prepared {
+                texts.extend(
+                    p.spans
+                        .iter()
+                        .map(|s| format!("{}{}", m.passage_prefix, s.text)),
+                );
+            }
+            let model = embedder.clone();
+            let vectors = tokio::task::spawn_blocking(move || model.embed_raw(&texts))
+                .await
+                .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+            let mut out = Vec::new();
+            let mut at = n_queries;
+            for (p, qi) in prepared.iter().zip(q_index) {
+                let q = &vectors[qi];
+                let sims: Vec<f32> = vectors[at..at + p.spans.len()]
+                    .iter()
+                    .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
+                    .collect();
+                at += p.spans.len();
+                out.push(Some(sims));
+            }
+            out
+        }
+        None => vec![None; prepared.len()],
+    };
+    let mut scored: Vec<Scored> = Vec::new();
+    for (p, sims) in prepared.iter().zip(similarity) {
+        let (g, rank, hit, _) = flat[p.at];
+        let scores = extract::score_spans(&p.spans, &p.terms, sims.as_deref());
+        let named = hit.clause.as_deref().and_then(|c| {
+            let i = p
+                .spans
+                .iter()
+                .position(|s| Some(s) == extract::named_span(&p.spans, c))?;
+            Some(i)
+        });
+        let chosen = match named {
+            Some(i) => Some(i),
+            // "What does Article 21 say?": the provision's opening (all of it if short).
+            None if hit.pinned && p.terms.is_empty() => (!p.spans.is_empty()).then_some(0),
+            None => extract::best_span(&p.spans, &scores)
+                .and_then(|s| p.spans.iter().position(|x| x == s)),
+        };
+        let Some(i) = chosen else { continue };
+        // Retrieval's order as a prior: a near-tie goes to the higher-ranked provision.
+        let score = scores.get(i).copied().unwrap_or(0.0)
+            + RANK_PRIOR * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
+        tracing::debug!(r#ref = %hit.ref_id, rank, span = ?p.spans[i].label, score, "quote candidate");
+        scored.push(Scored {
+            group: g,
+            rank,
+            hit: hit.clone(),
+            view: p.view.clone(),
+            span: p.spans[i].clone(),
+            score,
+        });
+    }
+    let mut picks: Vec<Pick> = Vec::new();
+    let mut citations: Vec<Citation> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let mut mine: Vec<&Scored> = scored.iter().filter(|s| s.group == g).collect();
+        if !mine.iter().any(|s| s.hit.pinned) {
+            mine.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.rank.cmp(&y.rank)));
+        }
+        let mut taken = 0;
+        for s in mine {
+            if taken == group.take {
+                break;
+            }
+            if picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id) {
+                continue;
+            }
+            let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
+                continue;
+            };
+            picks.push(Pick {
+                part: group.part.clone(),
+                hit: s.hit.clone(),
+                also: group.part.is_none() && taken > 0 && !s.hit.pinned,
+            });
+            citations.push(c);
+            taken += 1;
+        }
+    }
+    Ok((picks, citations))
+}
+
+/// The citation of one span: its quote (verbatim by construction, checked anyway), label,
+/// page and amendment notes. `None` if the quote somehow is not verbatim.
+fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<Option<Citation>> {
+    let (quote_text, truncated) = extract::quote_of(span);
+    if !quote::is_verbatim(&quote_text, &view.text) {
+        tracing::error!(r#ref = %view.ref_id, "a chosen span is not verbatim; skipped");
+        return Ok(None);
+    }
+    let id: RefId = view.ref_id.parse().map_err(|_| AppError::UnknownRef {
+        query: view.ref_id.clone(),
+    })?;
+    let label = match &span.label {
+        Some(l) if id.label().starts_with("Article") => format!("{}{}", id.label(), l),
+        Some(l) => format!("{}, {}", id.label(), l),
+        None => id.label(),
+    };
+    Ok(Some(Citation {
+        n,
+        ref_id: view.ref_id.clone(),
+        title: view.title.clone(),
+        label,
+        clause: span.label.clone(),
+        quote: quote_text,
+        truncated,
+        page: view.pages.start,
+        edition: view.edition.clone(),
+        amendments: extract::notes_for(&view.amendments, span.label.as_deref()),
+        span: (span.start, span.end),
+        provision_text: view.text.clone(),
+    }))
+}
+
+/// Readings of an ambiguous question: the top provisions found.
+fn suggestions_from(results: &[SearchHit]) -> Vec<Suggestion> {
+    results
+        .iter()
+        .take(4)
+        .filter_map(|h| {
+            let id: RefId = h.ref_id.parse().ok()?;
+            Some(Suggestion {
+                ref_id: h.ref_id.clone(),
+                title: h.title.clone(),
+                question: format!("What does {} ({}) say?", id.label(), h.title),
+            })
+        })
+        .collect()
+}
+
+/// The extractive answer: each quote with its marker, its provision and its amendment notes.
+fn render_extractive(
+    routing: &Routing,
+    picks: &[Pick],
+    citations: &[Citation],
+    suggestions: &[Suggestion],
+) -> String {
+    let mut out: Vec<String> = Vec::new();
+    if routing.route == Route::Ambiguous && !suggestions.is_empty() {
+        let list: Vec<String> = suggestions
+            .iter()
+            .map(|s| {
+                let label = s
+                    .ref_id
+                    .parse::<RefId>()
+                    .map(|r| r.label())
+                    .unwrap_or_default();
+                format!("{label} ({})", s.title)
+            })
+            .collect();
+        out.push(format!(
+            "Your question could mean several things. Which of these do you mean: {}? The closest match is below.",
+            list.join("; ")
+        ));
+    } else if routing.premise_check {
+        out.push(
+            "Here is what the text actually says; compare it with the premise of the question."
+                .to_string(),
+        );
+    }
+    let mut last_part: Option<&str> = None;
+    for c in citations {
+        let pick = picks.iter().find(|p| p.hit.ref_id == c.ref_id);
+        let mut block = String::new();
+        if let Some(part) = pick.and_then(|p| p.part.as_deref()) {
+            if last_part != Some(part) {
+                block.push_str(&format!("On “{}”: ", part.trim()));
+                last_part = Some(part);
+            }
+        }
+        if pick.is_some_and(|p| p.also) {
+            block.push_str("Also relevant — ");
+        }
+        block.push_str(&format!(
+            "{} ({}): “{}”{} [{}]",
+            c.label,
+            c.title,
+            c.quote,
+            if c.truncated { " …" } else { "" },
+            c.n
+        ));
+        let notes: Vec<&str> = c
+            .amendments
+            .iter()
+            .filter(|a| a.clause.is_none() || a.clause == c.clause)
+            .map(|a| a.note.as_str())
+            .take(2)
+            .collect();
+        if !notes.is_empty() {
+            block.push_str(&format!(" ({})", notes.join(" ")));
+        }
+        out.push(block);
+    }
+    out.join("\n\n")
+}
+
+fn response(
+    run: &Run<'_>,
+    routing: Routing,
+    answer: String,
+    citations: Vec<Citation>,
+    supporting: Vec<Supporting>,
+    retrieval: Option<RetrievalView>,
+) -> AskResponse {
+    AskResponse {
+        request_id: run.request_id.clone(),
+        route: routing.route,
+        refused: false,
+        refusal_reason: None,
+        answer,
+        citations,
+        supporting,
+        suggestions: Vec::new(),
+        mode: run.mode,
+        llm_used: run.llm_used,
+        degraded: false,
+        degraded_reason: None,
+        guards: GuardCounts::default(),
+        routing,
+        retrieval: retrieval.unwrap_or(RetrievalView {
+            confidence: None,
+            results: Vec::new(),
+            retrieved: Vec::new(),
+        }),
+        timings_ms: AskTimings::default(),
+    }
+}
+
+async fn finish_refusal(
+    run: &mut Run<'_>,
+    routing: Routing,
+    reason: String,
+    retrieval: Option<RetrievalView>,
+    retrieved: Vec<String>,
+) -> AppResult<AskResponse> {
+    let mut r = response(
+        run,
+        routing,
+        REFUSAL.to_string(),
+        Vec::new(),
+        Vec::new(),
+        retrieval,
+    );
+    r.refused = true;
+    r.refusal_reason = Some(reason);
+    finish_with(run, r, retrieved).await
+}
+
+async fn finish(run: &mut Run<'_>, response: AskResponse) -> AppResult<AskResponse> {
+    finish_with(run, response, Vec::new()).await
+}
+
+/// Times, audits and emits the final answer.
+async fn finish_with(
+    run: &mut Run<'_>,
+    mut response: AskResponse,
+    retrieved: Vec<String>,
+) -> AppResult<AskResponse> {
+    response.llm_used = run.llm_used;
+    run.timings.total = ms(run.started);
+    response.timings_ms = run.timings.clone();
+    let cited: Vec<audit::CitedSpan> = response
+        .citations
+        .iter()
+        .map(|c| audit::CitedSpan {
+            n: c.n,
+            ref_id: c.ref_id.clone(),
+            clause: c.clause.clone(),
+            start_char: c.span.0,
+            end_char: c.span.1,
+            quote_chars: c.quote.chars().count(),
+            quote_sha256: quote::sha256(&c.quote),
+        })
+        .collect();
+    audit::record_answer(
+        &run.a.pool,
+        &audit::AnswerRecord {
+            request_id: &run.request_id,
+            question_scrubbed: &run.question,
+            route: response.route.as_str(),
+            mode: run.mode.as_str(),
+            refused: response.refused,
+            refusal_reason: response.refusal_reason.as_deref(),
+            degraded: response.degraded,
+            llm_used: response.llm_used,
+            citations: &cited,
+            retrieved: &retrieved,
+            guards: response.guards,
+        },
+    )
+    .await?;
+    tracing::info!(
+        route = response.route.as_str(),
+        refused = response.refused,
+        citations = response.citations.len(),
+        degraded = response.degraded,
+        llm_used = response.llm_used,
+        total_ms = response.timings_ms.total,
+        "answered"
+    );
+    run.emit(AskEvent::Final(Box::new(response.clone())));
+    Ok(response)
+}

@@ -1,0 +1,508 @@
+//! An OpenAI-compatible chat client (`POST {base}/chat/completions`), which Ollama, vLLM,
+//! llama.cpp's server and the hosted APIs all speak. A primary and an optional fallback
+//! endpoint; each gets one attempt and one retry after a backoff, every attempt bounded by a
+//! timeout; when all fail the caller gets [`LlmError::Unavailable`] and degrades. Every attempt
+//! is reported as an [`Attempt`] for the `llm_calls` table, whatever its outcome.
+//!
+//! Prompts are versioned files in `prompts/` ([`Prompt`]), embedded in the binary.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+/// A prompt template: `prompts/<name>.v<version>.md`, with `{{placeholders}}`.
+#[derive(Debug, Clone, Copy)]
+pub struct Prompt {
+    pub name: &'static str,
+    pub version: i32,
+    pub template: &'static str,
+}
+
+impl Prompt {
+    /// The template with each `{{key}}` replaced by its value (values are not re-scanned).
+    pub fn render(&self, vars: &[(&str, &str)]) -> String {
+        let mut out = String::with_capacity(self.template.len());
+        let mut rest = self.template;
+        while let Some(i) = rest.find("{{") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            match after.find("}}") {
+                Some(j) => {
+                    let key = after[..j].trim();
+                    match vars.iter().find(|(k, _)| *k == key) {
+                        Some((_, v)) => out.push_str(v),
+                        None => out.push_str(&rest[i..i + 2 + j + 2]),
+                    }
+                    rest = &after[j + 2..];
+                }
+                None => {
+                    out.push_str(&rest[i..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// The rendered prompt as messages: the instructions before the `---user---` line are the
+    /// system message; what follows (where the user's text and the excerpts go, as data) is
+    /// the user message.
+    pub fn messages(&self, vars: &[(&str, &str)]) -> Vec<Message> {
+        let rendered = self.render(vars);
+        match rendered.split_once(USER_SEPARATOR) {
+            Some((system, user)) => {
+                vec![Message::system(system.trim()), Message::user(user.trim())]
+            }
+            None => vec![Message::user(rendered.trim())],
+        }
+    }
+}
+
+/// Separates a prompt file's instructions from its user message.
+const USER_SEPARATOR: &str = "---user---";
+
+pub const ROUTER_PROMPT: Prompt = Prompt {
+    name: "router",
+    version: 1,
+    template: include_str!("../prompts/router.v1.md"),
+};
+pub const HYDE_PROMPT: Prompt = Prompt {
+    name: "hyde",
+    version: 1,
+    template: include_str!("../prompts/hyde.v1.md"),
+};
+pub const ANSWER_PROMPT: Prompt = Prompt {
+    name: "answer",
+    version: 1,
+    template: include_str!("../prompts/answer.v1.md"),
+};
+
+/// Why a call was made (the `llm_calls.purpose` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    Router,
+    Hyde,
+    Answer,
+}
+
+impl Purpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purpose::Router => "router",
+            Purpose::Hyde => "hyde",
+            Purpose::Answer => "answer",
+        }
+    }
+}
+
+/// One chat message.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Message {
+    pub role: String,
+    pub content: String,
+}
+
+impl Message {
+    pub fn system(content: impl Into<String>) -> Self {
+        Message {
+            role: "system".into(),
+            content: content.into(),
+        }
+    }
+    pub fn user(content: impl Into<String>) -> Self {
+        Message {
+            role: "user".into(),
+            content: content.into(),
+        }
+    }
+}
+
+/// One configured endpoint.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    /// "primary" or "fallback" (the `llm_calls.provider` column).
+    pub provider: &'static str,
+    /// Up to and including `/v1`, e.g. `http://127.0.0.1:11434/v1`.
+    pub base_url: String,
+    pub model: String,
+    pub api_key: Option<String>,
+}
+
+/// How one attempt ended (the `llm_calls.status` column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatus {
+    Ok,
+    Timeout,
+    HttpError,
+    TransportError,
+    BadResponse,
+    /// The reply arrived but its content failed the caller's validation (set by the caller).
+    InvalidOutput,
+}
+
+impl CallStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallStatus::Ok => "ok",
+            CallStatus::Timeout => "timeout",
+            CallStatus::HttpError => "http_error",
+            CallStatus::TransportError => "transport_error",
+            CallStatus::BadResponse => "bad_response",
+            CallStatus::InvalidOutput => "invalid_output",
+        }
+    }
+}
+
+/// One attempt, as the `llm_calls` table records it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Attempt {
+    pub purpose: Purpose,
+    pub provider: &'static str,
+    pub model: String,
+    pub prompt_name: &'static str,
+    pub prompt_version: i32,
+    pub prompt_sha256: String,
+    pub tokens_in: Option<i32>,
+    pub tokens_out: Option<i32>,
+    pub latency_ms: f64,
+    pub ttft_ms: Option<f64>,
+    pub status: CallStatus,
+    pub error: Option<String>,
+}
+
+/// What the pipeline sees when no endpoint answered.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum LlmError {
+    #[error("LLM_UNAVAILABLE: no configured LLM answered ({attempts} attempts; last: {last})")]
+    Unavailable { attempts: usize, last: String },
+}
+
+/// One chat call's request.
+pub struct ChatRequest<'a> {
+    pub purpose: Purpose,
+    pub prompt: &'a Prompt,
+    pub messages: Vec<Message>,
+    pub max_tokens: u32,
+    pub temperature: f32,
+    /// Ask for a JSON object (`response_format`); the caller still validates it.
+    pub json: bool,
+    /// Stream the reply (server-sent events) and pass each piece of text here as it comes.
+    pub on_delta: Option<&'a (dyn Fn(&str) + Send + Sync)>,
+}
+
+/// A successful reply.
+#[derive(Debug, Clone)]
+pub struct Completion {
+    pub text: String,
+    /// Index into the attempts of the one that succeeded.
+    pub attempt: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct LlmConfig {
+    pub primary: Endpoint,
+    pub fallback: Option<Endpoint>,
+    /// Bound on each attempt, connection to last byte.
+    pub timeout: Duration,
+    /// Wait before the retry of the same endpoint.
+    pub backoff: Duration,
+}
+
+/// The client. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct LlmClient {
+    http: reqwest::Client,
+    pub config: LlmConfig,
+}
+
+impl LlmClient {
+    pub fn new(config: LlmConfig) -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.timeout.min(Duration::from_secs(10)))
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok(LlmClient { http, config })
+    }
+
+    /// The configured endpoints in the order they are tried.
+    fn endpoints(&self) -> impl Iterator<Item = &Endpoint> {
+        std::iter::once(&self.config.primary).chain(self.config.fallback.as_ref())
+    }
+
+    /// Runs the call: primary, its retry, fallback, its retry. Returns every attempt made,
+    /// successful or not, alongside the outcome.
+    pub async fn chat(
+        &self,
+        req: &ChatRequest<'_>,
+    ) -> (Result<Completion, LlmError>, Vec<Attempt>) {
+        let mut attempts = Vec::new();
+        for endpoint in self.endpoints() {
+            for round in 0..2 {
+                if round > 0 {
+                    tokio::time::sleep(self.config.backoff).await;
+                }
+                let (result, attempt) = self.attempt(endpoint, req).await;
+                attempts.push(attempt);
+                if let Ok(text) = result {
+                    return (
+                        Ok(Completion {
+                            text,
+                            attempt: attempts.len() - 1,
+                        }),
+                        attempts,
+                    );
+                }
+            }
+        }
+        let last = attempts
+            .last()
+            .and_then(|a| a.error.clone())
+            .unwrap_or_else(|| "no endpoint configured".into());
+        (
+            Err(LlmError::Unavailable {
+                attempts: attempts.len(),
+                last,
+            }),
+            attempts,
+        )
+    }
+
+    async fn attempt(
+        &self,
+        endpoint: &Endpoint,
+        req: &ChatRequest<'_>,
+    ) -> (Result<String, String>, Attempt) {
+        let stream = req.on_delta.is_some();
+        let mut body = json!({
+            "model": endpoint.model,
+            "messages": req.messages,
+            "max_tokens": req.max_tokens,
+            "temperature": req.temperature,
+            "stream": stream,
+        });
+        if req.json {
+            body["response_format"] = json!({"type": "json_object"});
+        }
+        if stream {
+            body["stream_options"] = json!({"include_usage": true});
+        }
+        let prompt_sha256 = hex::encode(Sha256::digest(
+            serde_json::to_vec(&req.messages).unwrap_or_default(),
+        ));
+        let mut attempt = Attempt {
+            purpose: req.purpose,
+            provider: endpoint.provider,
+            model: endpoint.model.clone(),
+            prompt_name: req.prompt.name,
+            prompt_version: req.prompt.version,
+            prompt_sha256,
+            tokens_in: None,
+            tokens_out: None,
+            latency_ms: 0.0,
+            ttft_ms: None,
+            status: CallStatus::Ok,
+            error: None,
+        };
+        let started = Instant::now();
+        let call = self.send(endpoint, &body, req, &mut attempt, started);
+        let result = match tokio::time::timeout(self.config.timeout, call).await {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err((status, error))) => {
+                attempt.status = status;
+                Err(error)
+            }
+            Err(_) => {
+                attempt.status = CallStatus::Timeout;
+                Err(format!(
+                    "no complete reply within {} ms",
+                    self.config.timeout.as_millis()
+                ))
+            }
+        };
+        attempt.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if let Err(e) = &result {
+            attempt.error = Some(e.clone());
+            tracing::warn!(
+                purpose = req.purpose.as_str(),
+                provider = endpoint.provider,
+                status = attempt.status.as_str(),
+                error = %e,
+                "llm attempt failed"
+            );
+        }
+        (result, attempt)
+    }
+
+    async fn send(
+        &self,
+        endpoint: &Endpoint,
+        body: &serde_json::Value,
+        req: &ChatRequest<'_>,
+        attempt: &mut Attempt,
+        started: Instant,
+    ) -> Result<String, (CallStatus, String)> {
+        let url = format!(
+            "{}/chat/completions",
+            endpoint.base_url.trim_end_matches('/')
+        );
+        let mut request = self.http.post(&url).json(body);
+        if let Some(key) = &endpoint.api_key {
+            request = request.bearer_auth(key);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| (CallStatus::TransportError, format!("{url}: {e}")))?;
+        let status = response.status();
+        if !status.is_success() {
+            let text = response.text().await.unwrap_or_default();
+            let text: String = text.chars().take(200).collect();
+            return Err((CallStatus::HttpError, format!("HTTP {status}: {text}")));
+        }
+        let Some(on_delta) = req.on_delta else {
+            let reply: ChatReply = response.json().await.map_err(|e| {
+                (
+                    CallStatus::BadResponse,
+                    format!("not a chat completion: {e}"),
+                )
+            })?;
+            attempt.ttft_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+            if let Some(u) = reply.usage {
+                attempt.tokens_in = u.prompt_tokens;
+                attempt.tokens_out = u.completion_tokens;
+            }
+            let text = reply
+                .choices
+                .into_iter()
+                .next()
+                .and_then(|c| c.message)
+                .and_then(|m| m.content)
+                .ok_or((
+                    CallStatus::BadResponse,
+                    "the reply has no message content".to_string(),
+                ))?;
+            return Ok(text);
+        };
+        // Server-sent events: `data: {chunk}` lines, ending with `data: [DONE]`.
+        let mut text = String::new();
+        let mut buffer = String::new();
+        let mut bytes = response.bytes_stream();
+        let mut done = false;
+        while let Some(piece) = bytes.next().await {
+            let piece =
+                piece.map_err(|e| (CallStatus::TransportError, format!("stream broke: {e}")))?;
+            buffer.push_str(&String::from_utf8_lossy(&piece));
+            while let Some(i) = buffer.find('\n') {
+                let line: String = buffer.drain(..=i).collect();
+                let line = line.trim();
+                let Some(data) = line.strip_prefix("data:") else {
+                    continue;
+                };
+                let data = data.trim();
+                if data == "[DONE]" {
+                    done = true;
+                    break;
+                }
+                let chunk: ChatChunk = serde_json::from_str(data).map_err(|e| {
+                    (
+                        CallStatus::BadResponse,
+                        format!("not a chat completion chunk: {e}"),
+                    )
+                })?;
+                if let Some(u) = chunk.usage {
+                    attempt.tokens_in = u.prompt_tokens;
+                    attempt.tokens_out = u.completion_tokens;
+                }
+                for c in chunk.choices {
+                    if let Some(delta) = c.delta.and_then(|d| d.content) {
+                        if !delta.is_empty() {
+                            attempt
+                                .ttft_ms
+                                .get_or_insert_with(|| started.elapsed().as_secs_f64() * 1000.0);
+                            on_delta(&delta);
+                            text.push_str(&delta);
+                        }
+                    }
+                }
+            }
+            if done {
+                break;
+            }
+        }
+        if !done && text.is_empty() {
+            return Err((
+                CallStatus::BadResponse,
+                "the stream ended without content".into(),
+            ));
+        }
+        Ok(text)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ChatReply {
+    choices: Vec<Choice>,
+    usage: Option<Usage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Choice {
+    message: Option<ChoiceMessage>,
+    delta: Option<ChoiceMessage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ChoiceMessage {
+    content: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ChatChunk {
+    #[serde(default)]
+    choices: Vec<Choice>,
+    usage: Option<Usage>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Usage {
+    prompt_tokens: Option<i32>,
+    completion_tokens: Option<i32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_render_their_placeholders_once() {
+        let p = Prompt {
+            name: "t",
+            version: 1,
+            template: "Q: {{question}}\nE: {{ excerpts }}\nkeep {{unknown}}",
+        };
+        assert_eq!(
+            p.render(&[("question", "why {{excerpts}}?"), ("excerpts", "[1] x")]),
+            "Q: why {{excerpts}}?\nE: [1] x\nkeep {{unknown}}"
+        );
+    }
+
+    #[test]
+    fn shipped_prompts_have_their_placeholders() {
+        assert!(ANSWER_PROMPT.template.contains("{{excerpts}}"));
+        assert!(ANSWER_PROMPT.template.contains("{{question}}"));
+        assert!(ROUTER_PROMPT.template.contains("{{question}}"));
+        assert!(HYDE_PROMPT.template.contains("{{question}}"));
+        for p in [ANSWER_PROMPT, ROUTER_PROMPT, HYDE_PROMPT] {
+            let m = p.messages(&[("question", "Q?")]);
+            assert_eq!(m.len(), 2, "{}", p.name);
+            assert_eq!((m[0].role.as_str(), m[1].role.as_str()), ("system", "user"));
+            assert!(m[1].content.contains("Q?") && !m[0].content.contains("Q?"));
+        }
+    }
+}
