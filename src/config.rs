@@ -1,10 +1,13 @@
 //! Configuration from flags and environment (each flag has an env var).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 
+use crate::answer::extract::QuoteWeights;
 use crate::answer::AnswerMode;
+use crate::error::{AppError, AppResult};
 use crate::llm::{Endpoint, LlmClient, LlmConfig};
 use crate::search::SearchOptions;
 
@@ -115,6 +118,10 @@ pub struct Config {
     #[arg(long, env = "NYAYA_ANSWER_MODE", global = true, value_enum, default_value_t = AnswerMode::Extractive)]
     pub answer_mode: AnswerMode,
 
+    /// How clause spans compete for a quote: "overlap,rank_prior" (ADR 0007).
+    #[arg(long, env = "NYAYA_QUOTE_WEIGHTS", global = true, default_value_t = QuoteWeights::default())]
+    pub quote_weights: QuoteWeights,
+
     /// An OpenAI-compatible endpoint, up to and including `/v1` (Ollama, vLLM, llama.cpp,
     /// a hosted API). Unset: no LLM; every answer is extractive.
     #[arg(long, env = "NYAYA_LLM_BASE_URL", global = true)]
@@ -199,30 +206,39 @@ impl Config {
 
 impl Config {
     /// The LLM client when an endpoint is configured.
-    pub fn llm_client(&self) -> Result<Option<LlmClient>, String> {
-        let Some(base_url) = self.llm_base_url.clone().filter(|u| !u.trim().is_empty()) else {
+    pub fn llm_client(&self) -> AppResult<Option<Arc<LlmClient>>> {
+        // An unset or blank URL means no endpoint.
+        let endpoint = |provider, url: &Option<String>, model: &String, key: &Option<String>| {
+            url.clone()
+                .filter(|u| !u.trim().is_empty())
+                .map(|base_url| Endpoint {
+                    provider,
+                    base_url,
+                    model: model.clone(),
+                    api_key: key.clone(),
+                })
+        };
+        let Some(primary) = endpoint(
+            "primary",
+            &self.llm_base_url,
+            &self.llm_model,
+            &self.llm_api_key,
+        ) else {
             return Ok(None);
         };
         let config = LlmConfig {
-            primary: Endpoint {
-                provider: "primary",
-                base_url,
-                model: self.llm_model.clone(),
-                api_key: self.llm_api_key.clone(),
-            },
-            fallback: self
-                .llm_fallback_base_url
-                .clone()
-                .filter(|u| !u.trim().is_empty())
-                .map(|base_url| Endpoint {
-                    provider: "fallback",
-                    base_url,
-                    model: self.llm_fallback_model.clone(),
-                    api_key: self.llm_fallback_api_key.clone(),
-                }),
+            primary,
+            fallback: endpoint(
+                "fallback",
+                &self.llm_fallback_base_url,
+                &self.llm_fallback_model,
+                &self.llm_fallback_api_key,
+            ),
             timeout: std::time::Duration::from_millis(self.llm_timeout_ms.max(1)),
             backoff: std::time::Duration::from_millis(self.llm_backoff_ms),
         };
-        LlmClient::new(config).map(Some)
+        Ok(Some(Arc::new(
+            LlmClient::new(config).map_err(AppError::Resource)?,
+        )))
     }
 }

@@ -485,13 +485,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         } => {
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, cfg.search_mode)?;
-            let llm = cfg.llm_client().map_err(AppError::Resource)?.map(Arc::new);
+            let llm = cfg.llm_client()?;
             let answerer = nyaya::answer::Answerer {
                 pool,
                 models,
                 llm,
                 search: cfg.search_options(),
                 default_mode: cfg.answer_mode,
+                quote_weights: cfg.quote_weights,
             };
             let request_id = uuid::Uuid::new_v4().to_string();
             let span = tracing::info_span!("request", request_id = %request_id);
@@ -559,6 +560,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     llm: None,
                     search: opts.clone(),
                     default_mode: nyaya::answer::AnswerMode::Extractive,
+                    quote_weights: cfg.quote_weights,
                 };
                 Some(evaluate::evaluate_answers(&answerer, &cases).await?.0)
             } else {
@@ -753,7 +755,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 embedder: load_embedder(&cfg),
                 cross_encoder: load_cross_encoder(&cfg),
             };
-            let llm = cfg.llm_client().map_err(AppError::Resource)?.map(Arc::new);
+            let llm = cfg.llm_client()?;
             if let Some(l) = &llm {
                 tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
             }

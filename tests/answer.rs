@@ -73,6 +73,7 @@ fn answerer(pool: &PgPool, llm: Option<Arc<LlmClient>>) -> Answerer {
         llm,
         search: common::config(pool).search_options(),
         default_mode: AnswerMode::Extractive,
+        quote_weights: Default::default(),
     }
 }
 

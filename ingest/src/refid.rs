@@ -501,6 +501,12 @@ fn small_word(w: &str) -> Option<(u32, bool, bool)> {
     None
 }
 
+/// A cardinal number word ("six", "fourteen", "twenty", "hundred"), lower-case; not an
+/// ordinal, not "and".
+pub fn is_cardinal_word(w: &str) -> bool {
+    matches!(small_word(w), Some((_, false, _))) || w == "hundred"
+}
+
 fn is_number_word(w: &str) -> bool {
     small_word(w).is_some() || w == "hundred" || w == "hundredth" || w == "and"
 }

@@ -9,15 +9,55 @@ use serde::Serialize;
 use crate::store::{AmendmentView, ProvisionView};
 
 use super::quote;
+use super::router::TOPICLESS;
 
 /// The longest quote shown, in characters; longer spans are cut at a clause boundary.
 pub const MAX_QUOTE_CHARS: usize = 700;
 /// A sub-clause is quoted with its parent clause when the parent is at most this long, so that
 /// "(a) to freedom of speech and expression;" is read with "All citizens shall have the right—".
 const PARENT_CHARS: usize = 450;
-/// The weight of the share of the question's words in a span's score, beside its cosine
-/// similarity (chosen on dev, ADR 0007).
-pub const OVERLAP_WEIGHT: f64 = 0.25;
+/// How spans compete for a quote (chosen on dev, ADR 0007; `NYAYA_QUOTE_WEIGHTS`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QuoteWeights {
+    /// The weight of the share of the question's words in a span's score, beside its cosine.
+    pub overlap: f64,
+    /// What each rank of retrieval's order adds to a provision's best span: less lets a
+    /// well-worded span of a lower hit win too often; more ignores the spans.
+    pub rank_prior: f64,
+}
+
+impl Default for QuoteWeights {
+    fn default() -> Self {
+        QuoteWeights {
+            overlap: 0.25,
+            rank_prior: 0.1,
+        }
+    }
+}
+
+impl std::fmt::Display for QuoteWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.overlap, self.rank_prior)
+    }
+}
+
+impl std::str::FromStr for QuoteWeights {
+    type Err = String;
+    /// "overlap,rank_prior", e.g. "0.25,0.1".
+    fn from_str(s: &str) -> Result<Self, String> {
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|x| x.trim().parse::<f64>().map_err(|e| format!("{x:?}: {e}")))
+            .collect::<Result<_, _>>()?;
+        match v.as_slice() {
+            [overlap, rank_prior] => Ok(QuoteWeights {
+                overlap: *overlap,
+                rank_prior: *rank_prior,
+            }),
+            _ => Err("quote weights are two numbers: overlap,rank_prior".into()),
+        }
+    }
+}
 /// Spans scored per provision at most (a Schedule has hundreds of entries).
 pub const MAX_SPANS: usize = 48;
 
@@ -92,67 +132,12 @@ pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec
 /// Words of a text, lower-cased and crudely stemmed (plural and verb endings), without the
 /// words that carry no topic.
 pub fn terms(text: &str) -> BTreeSet<String> {
-    const STOP: &[&str] = &[
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "and",
-        "or",
-        "is",
-        "are",
-        "be",
-        "by",
-        "with",
-        "what",
-        "who",
-        "which",
-        "how",
-        "when",
-        "where",
-        "why",
-        "does",
-        "do",
-        "can",
-        "could",
-        "may",
-        "shall",
-        "should",
-        "will",
-        "would",
-        "i",
-        "me",
-        "my",
-        "you",
-        "it",
-        "its",
-        "this",
-        "that",
-        "such",
-        "any",
-        "as",
-        "at",
-        "from",
-        "not",
-        "no",
-        "he",
-        "his",
-        "him",
-        "constitution",
-        "india",
-        "article",
-        "say",
-        "says",
-        "about",
-    ];
+    // Besides the words that carry no topic, these say nothing about which clause is meant.
+    const STOP: &[&str] = &["such", "he", "his", "him", "article"];
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 1)
         .map(|w| w.to_lowercase())
-        .filter(|w| !STOP.contains(&w.as_str()))
+        .filter(|w| !TOPICLESS.contains(&w.as_str()) && !STOP.contains(&w.as_str()))
         .map(|w| stem(&w))
         .collect()
 }
@@ -177,12 +162,13 @@ pub fn lexical_share(query_terms: &BTreeSet<String>, text: &str) -> f64 {
     query_terms.intersection(&t).count() as f64 / query_terms.len() as f64
 }
 
-/// The score of each span: the similarity to the question when there is one, plus the share of
-/// its words; a small penalty for spans too long to quote whole.
+/// The score of each span: the similarity to the question when there is one, plus `overlap`
+/// times the share of its words; a small penalty for spans too long to quote whole.
 pub fn score_spans(
     spans: &[Span],
     query_terms: &BTreeSet<String>,
     similarity: Option<&[f32]>,
+    overlap: f64,
 ) -> Vec<f64> {
     spans
         .iter()
@@ -196,7 +182,7 @@ pub fn score_spans(
                 0.0
             };
             match dense {
-                Some(d) => d + OVERLAP_WEIGHT * lex - long,
+                Some(d) => d + overlap * lex - long,
                 None => lex - long,
             }
         })
@@ -302,6 +288,18 @@ mod tests {
     }
 
     #[test]
+    fn quote_weights_parse() {
+        let w: QuoteWeights = "0.5, 0.03".parse().unwrap();
+        assert_eq!((w.overlap, w.rank_prior), (0.5, 0.03));
+        assert_eq!(
+            QuoteWeights::default().to_string().parse::<QuoteWeights>(),
+            Ok(QuoteWeights::default())
+        );
+        assert!("0.5".parse::<QuoteWeights>().is_err());
+        assert!("a,b".parse::<QuoteWeights>().is_err());
+    }
+
+    #[test]
     fn terms_are_stemmed_and_filtered() {
         let t = terms("Can the police keep me locked up without informing me of the grounds?");
         assert!(
@@ -321,7 +319,7 @@ mod tests {
             span("(2)", "(2) Nothing in sub-clause (a) of clause (1) shall affect the operation of any existing law"),
         ];
         let q = terms("freedom of speech");
-        let scores = score_spans(&spans, &q, None);
+        let scores = score_spans(&spans, &q, None, 0.25);
         assert_eq!(
             best_span(&spans, &scores).unwrap().label.as_deref(),
             Some("(1)")
@@ -341,7 +339,7 @@ mod tests {
     fn similarity_outweighs_word_overlap() {
         let spans = vec![span("(1)", "one two three"), span("(2)", "four five six")];
         let q = terms("three");
-        let scores = score_spans(&spans, &q, Some(&[0.2, 0.9]));
+        let scores = score_spans(&spans, &q, Some(&[0.2, 0.9]), 0.25);
         assert_eq!(
             best_span(&spans, &scores).unwrap().label.as_deref(),
             Some("(2)")

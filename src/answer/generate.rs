@@ -3,11 +3,14 @@
 //! only to search, never shown), and the answer (prose over numbered excerpts, guarded by
 //! `guard`). Every attempt is returned for `llm_calls`.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde::Deserialize;
 
 use nyaya_ingest::RefId;
 
-use super::router::{route_by_rules, Route, Routing, Turn, MAX_SUB_QUESTIONS};
+use super::router::{route_by_rules, QuestionRouter, Route, Routing, Turn, MAX_SUB_QUESTIONS};
 use crate::llm::{
     Attempt, CallStatus, ChatRequest, LlmClient, LlmError, Purpose, ANSWER_PROMPT, HYDE_PROMPT,
     ROUTER_PROMPT,
@@ -85,13 +88,21 @@ pub fn parse_router_output(
     })
 }
 
-/// Routes with the LLM; any failure or invalid reply falls back to the rules (logged, and the
+/// The LLM router: any failure or invalid reply falls back to the rules (logged, and the
 /// attempt is recorded as `invalid_output`).
-pub async fn llm_route(
-    llm: &LlmClient,
-    question: &str,
-    history: &[Turn],
-) -> (Routing, Vec<Attempt>) {
+pub struct LlmRouter<'l>(pub &'l LlmClient);
+
+impl QuestionRouter for LlmRouter<'_> {
+    fn route<'a>(
+        &'a self,
+        question: &'a str,
+        history: &'a [Turn],
+    ) -> Pin<Box<dyn Future<Output = (Routing, Vec<Attempt>)> + Send + 'a>> {
+        Box::pin(llm_route(self.0, question, history))
+    }
+}
+
+async fn llm_route(llm: &LlmClient, question: &str, history: &[Turn]) -> (Routing, Vec<Attempt>) {
     let turns: String = history
         .iter()
         .map(|t| format!("- {} (cited: {})", t.question, t.refs.join(", ")))

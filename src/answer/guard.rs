@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-use nyaya_ingest::refid::find_refs;
+use nyaya_ingest::refid::{cardinal_from_words, find_refs, is_cardinal_word};
 
 use super::quote;
 
@@ -287,7 +287,8 @@ fn sentences(paragraph: &str) -> Vec<String> {
 }
 
 /// Every number written in `text`, in digits or in words ("twenty-five", "thirty five",
-/// "six months"). "one" alone is not a figure: it is too often a pronoun.
+/// "one hundred and eighty", "six months"); runs of number words are read by the ref
+/// parser's [`cardinal_from_words`]. "one" alone is not a figure: it is too often a pronoun.
 pub fn numbers_in(text: &str) -> BTreeSet<u64> {
     let mut out: BTreeSet<u64> = DIGITS
         .find_iter(text)
@@ -299,67 +300,43 @@ pub fn numbers_in(text: &str) -> BTreeSet<u64> {
         .collect();
     let mut i = 0;
     while i < words.len() {
-        let Some(first) = word_value(&words[i]) else {
+        if words[i] == "zero" {
+            out.insert(0);
+        }
+        if !is_cardinal_word(&words[i]) {
             i += 1;
             continue;
-        };
-        let mut value = first;
+        }
+        // The run: number words, with "and" only between two of them.
         let mut j = i + 1;
-        // "twenty" "five", "one" "hundred" "and" "eighty"
-        while j < words.len() {
-            match (words[j].as_str(), word_value(&words[j])) {
-                ("hundred", _) => value *= 100,
-                ("thousand", _) => value *= 1000,
-                ("and", _)
-                    if j + 1 < words.len()
-                        && word_value(&words[j + 1]).is_some()
-                        && value >= 100 => {}
-                (_, Some(v)) if v < 10 && value >= 20 && value % 10 == 0 => value += v,
-                (_, Some(v)) if value >= 100 && value % 100 == 0 && v < 100 => value += v,
-                _ => break,
-            }
+        while j < words.len()
+            && (is_cardinal_word(&words[j])
+                || (words[j] == "and" && words.get(j + 1).is_some_and(|w| is_cardinal_word(w))))
+        {
             j += 1;
         }
-        if !(value == 1 && j == i + 1) {
-            out.insert(value);
+        let run = &words[i..j];
+        let scale = if words.get(j).is_some_and(|w| w == "thousand") {
+            1000
+        } else {
+            1
+        };
+        match cardinal_from_words(&run.join(" ")) {
+            Some(1) if run.len() == 1 && scale == 1 => {}
+            Some(v) => {
+                out.insert(u64::from(v) * scale);
+            }
+            // Not one number ("five six"): each word is its own.
+            None => out.extend(
+                run.iter()
+                    .filter_map(|w| cardinal_from_words(w))
+                    .filter(|&v| v != 1)
+                    .map(u64::from),
+            ),
         }
         i = j;
     }
     out
-}
-
-fn word_value(w: &str) -> Option<u64> {
-    const UNITS: [&str; 20] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-    ];
-    const TENS: [&str; 8] = [
-        "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    ];
-    if let Some(i) = UNITS.iter().position(|u| *u == w) {
-        return Some(i as u64);
-    }
-    TENS.iter()
-        .position(|t| *t == w)
-        .map(|i| (i as u64 + 2) * 10)
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supp
 use crate::store::{self, ProvisionView};
 use extract::AmendmentNote;
 use guard::GuardCounts;
-use router::{Route, Routing, Turn};
+use router::{QuestionRouter, Route, Routing, RulesRouter, Turn};
 
 /// What a refusal says, whatever the reason (the reason is given beside it).
 pub const REFUSAL: &str =
@@ -118,7 +118,7 @@ pub struct AskTimings {
 }
 
 /// What retrieval found, for "details on demand".
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Default)]
 pub struct RetrievalView {
     pub confidence: Option<f64>,
     pub results: Vec<SearchHit>,
@@ -160,6 +160,11 @@ pub enum AskEvent {
     Delta(String),
     /// The verified answer; replaces whatever was streamed.
     Final(Box<AskResponse>),
+    /// The request failed after the stream opened (sent by the streaming handler, with the
+    /// error's code; the pipeline itself returns its errors).
+    Error {
+        code: &'static str,
+    },
 }
 
 /// What the pipeline runs with.
@@ -170,6 +175,7 @@ pub struct Answerer {
     pub llm: Option<Arc<LlmClient>>,
     pub search: SearchOptions,
     pub default_mode: AnswerMode,
+    pub quote_weights: extract::QuoteWeights,
 }
 
 fn ms(t: Instant) -> f64 {
@@ -273,18 +279,15 @@ pub async fn ask(
 
     // 2. Route.
     let t = Instant::now();
-    // The rules' out-of-scope verdict comes first and is final: an injection attempt or a
-    // cricket score never reaches a model, not even the router.
-    let rules = router::route_by_rules(&run.question, &history);
-    let routing = match &llm {
-        _ if matches!(rules.route, Route::OutOfScope | Route::ChitChat) => rules,
-        None => rules,
-        Some(llm) => {
-            let (routing, attempts) = generate::llm_route(llm, &run.question, &history).await;
-            run.record_calls(&attempts).await?;
-            routing
-        }
+    // The LLM router only sees what the out-of-scope rules let through: an injection attempt
+    // or a cricket score never reaches a model, not even the router.
+    let llm_router = llm.as_deref().map(generate::LlmRouter);
+    let router: &dyn QuestionRouter = match &llm_router {
+        Some(r) if crate::scope::check(&run.question).in_scope() => r,
+        _ => &RulesRouter,
     };
+    let (routing, attempts) = router.route(&run.question, &history).await;
+    run.record_calls(&attempts).await?;
     run.timings.route = ms(t);
     tracing::info!(
         route = routing.route.as_str(),
@@ -307,7 +310,7 @@ pub async fn ask(
         Route::ChitChat => {
             let reply = crate::scope::OutOfScope::ChitChat.reason().to_string();
             let response = response(&run, routing, reply, Vec::new(), Vec::new(), None);
-            return finish(&mut run, response).await;
+            return finish_with(&mut run, response, Vec::new()).await;
         }
         _ => {}
     }
@@ -544,9 +547,6 @@ struct Group {
 
 /// Retrieval candidates this many deep compete for the quotes, by their best span.
 const QUOTE_CANDIDATES: usize = 3;
-/// Each rank of retrieval's order is worth this much span score (chosen on dev, ADR 0007:
-/// less lets a well-worded span of a lower hit win too often; more ignores the spans).
-const RANK_PRIOR: f64 = 0.1;
 
 /// What each search offers: the pinned hits of a lookup (up to 3, all quoted); otherwise the
 /// top [`QUOTE_CANDIDATES`], of which the best one per part (or two for a single question)
@@ -695,7 +695,8 @@ async fn quote_groups_text(
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
         let (g, rank, hit, _) = flat[p.at];
-        let scores = extract::score_spans(&p.spans, &p.terms, sims.as_deref());
+        let scores =
+            extract::score_spans(&p.spans, &p.terms, sims.as_deref(), a.quote_weights.overlap);
         let named = hit.clause.as_deref().and_then(|c| {
             let i = p
                 .spans
@@ -713,7 +714,7 @@ async fn quote_groups_text(
         let Some(i) = chosen else { continue };
         // Retrieval's order as a prior: a near-tie goes to the higher-ranked provision.
         let score = scores.get(i).copied().unwrap_or(0.0)
-            + RANK_PRIOR * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
+            + a.quote_weights.rank_prior * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
         tracing::debug!(r#ref = %hit.ref_id, rank, span = ?p.spans[i].label, score, "quote candidate");
         scored.push(Scored {
             group: g,
@@ -891,11 +892,7 @@ fn response(
         degraded_reason: None,
         guards: GuardCounts::default(),
         routing,
-        retrieval: retrieval.unwrap_or(RetrievalView {
-            confidence: None,
-            results: Vec::new(),
-            retrieved: Vec::new(),
-        }),
+        retrieval: retrieval.unwrap_or_default(),
         timings_ms: AskTimings::default(),
     }
 }
@@ -918,10 +915,6 @@ async fn finish_refusal(
     r.refused = true;
     r.refusal_reason = Some(reason);
     finish_with(run, r, retrieved).await
-}
-
-async fn finish(run: &mut Run<'_>, response: AskResponse) -> AppResult<AskResponse> {
-    finish_with(run, response, Vec::new()).await
 }
 
 /// Times, audits and emits the final answer.

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use nyaya_ingest::refid::find_refs;
 
+use crate::llm::Attempt;
 use crate::scope::{self, OutOfScope};
 use crate::search::split;
 
@@ -109,13 +110,14 @@ pub struct Routing {
     pub router: &'static str,
 }
 
-/// One routing implementation. Boxed futures keep it object-safe.
+/// One routing implementation: the decision and the LLM attempts it made (for `llm_calls`).
+/// Boxed futures keep it object-safe.
 pub trait QuestionRouter: Send + Sync {
     fn route<'a>(
         &'a self,
         question: &'a str,
         history: &'a [Turn],
-    ) -> Pin<Box<dyn Future<Output = Routing> + Send + 'a>>;
+    ) -> Pin<Box<dyn Future<Output = (Routing, Vec<Attempt>)> + Send + 'a>>;
 }
 
 /// The default router: pure rules over the ref parser, the out-of-scope rules, the splitter
@@ -128,8 +130,11 @@ impl QuestionRouter for RulesRouter {
         &'a self,
         question: &'a str,
         history: &'a [Turn],
-    ) -> Pin<Box<dyn Future<Output = Routing> + Send + 'a>> {
-        Box::pin(std::future::ready(route_by_rules(question, history)))
+    ) -> Pin<Box<dyn Future<Output = (Routing, Vec<Attempt>)> + Send + 'a>> {
+        Box::pin(std::future::ready((
+            route_by_rules(question, history),
+            Vec::new(),
+        )))
     }
 }
 
@@ -139,8 +144,8 @@ pub const MAX_SUB_QUESTIONS: usize = 4;
 const STORY_WORDS: usize = 60;
 
 /// Words that carry no topic: question words, auxiliaries, pronouns, and the words people use
-/// to talk *about* the text.
-const FILLER: &[&str] = &[
+/// to talk *about* the text. Shared with the quote step's word overlap (`extract::terms`).
+pub const TOPICLESS: &[&str] = &[
     "a",
     "an",
     "the",
@@ -153,13 +158,11 @@ const FILLER: &[&str] = &[
     "or",
     "is",
     "are",
-    "was",
     "be",
     "by",
     "with",
     "what",
     "who",
-    "whom",
     "which",
     "how",
     "when",
@@ -167,11 +170,9 @@ const FILLER: &[&str] = &[
     "why",
     "does",
     "do",
-    "did",
     "can",
     "could",
     "may",
-    "might",
     "shall",
     "should",
     "will",
@@ -180,39 +181,27 @@ const FILLER: &[&str] = &[
     "me",
     "i",
     "you",
-    "your",
     "it",
     "its",
     "this",
     "that",
-    "these",
-    "those",
-    "there",
-    "their",
-    "they",
-    "them",
     "about",
     "say",
     "says",
-    "said",
-    "tell",
-    "under",
     "as",
     "at",
     "from",
     "any",
-    "if",
     "not",
     "no",
-    "please",
     "constitution",
     "india",
-    "indian",
-    "long",
-    "much",
-    "many",
-    "anything",
-    "s",
+];
+
+/// What else the router's shape rules ignore when counting a question's content words.
+const FILLER: &[&str] = &[
+    "was", "whom", "did", "might", "your", "these", "those", "there", "their", "they", "them",
+    "said", "tell", "under", "if", "please", "indian", "long", "much", "many", "anything", "s",
 ];
 
 static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+").expect("valid regex"));
@@ -249,7 +238,7 @@ static CONCEPTUAL: LazyLock<Regex> = LazyLock::new(|| {
 fn content_words(question: &str) -> Vec<String> {
     WORD.find_iter(question)
         .map(|m| m.as_str().to_lowercase())
-        .filter(|w| !FILLER.contains(&w.as_str()))
+        .filter(|w| !TOPICLESS.contains(&w.as_str()) && !FILLER.contains(&w.as_str()))
         .collect()
 }
 

@@ -51,54 +51,34 @@ async fn ask_stream(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let req = body(req)?;
     answer::validate(&req, state.config.max_query_chars)?;
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<StreamItem>();
-    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel::<AskEvent>();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<AskEvent>();
     let answerer = state.answerer();
-    let span = tracing::Span::current();
-    let forward = tx.clone();
     tokio::spawn(
         async move {
-            while let Some(e) = events_rx.recv().await {
-                if forward.send(StreamItem::Event(e)).is_err() {
-                    break;
-                }
-            }
-        }
-        .instrument(span.clone()),
-    );
-    tokio::spawn(
-        async move {
-            if let Err(e) = answer::ask(&answerer, req, request_id, Some(&events_tx)).await {
+            if let Err(e) = answer::ask(&answerer, req, request_id, Some(&tx)).await {
                 let (status, code) = ApiError(e).status_and_code();
                 tracing::warn!(%status, code, "streamed answer failed");
-                let _ = tx.send(StreamItem::Error(code));
+                let _ = tx.send(AskEvent::Error { code });
             }
         }
-        .instrument(span),
+        .instrument(tracing::Span::current()),
     );
-    let stream = UnboundedReceiverStream::new(rx).map(|item| Ok(item.into_event()));
+    let stream = UnboundedReceiverStream::new(rx).map(|e| Ok(sse_event(e)));
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
-enum StreamItem {
-    Event(AskEvent),
-    Error(&'static str),
-}
-
-impl StreamItem {
-    fn into_event(self) -> Event {
-        let (name, data) = match self {
-            StreamItem::Event(AskEvent::Route(r)) => ("route", json!(r)),
-            StreamItem::Event(AskEvent::Citations(c)) => ("citations", json!(c)),
-            StreamItem::Event(AskEvent::Delta(d)) => ("delta", json!({"text": d})),
-            StreamItem::Event(AskEvent::Final(f)) => ("final", json!(f)),
-            StreamItem::Error(code) => (
-                "error",
-                json!({"code": code, "message": "the answer could not be completed"}),
-            ),
-        };
-        Event::default().event(name).data(data.to_string())
-    }
+fn sse_event(e: AskEvent) -> Event {
+    let (name, data) = match e {
+        AskEvent::Route(r) => ("route", json!(r)),
+        AskEvent::Citations(c) => ("citations", json!(c)),
+        AskEvent::Delta(d) => ("delta", json!({"text": d})),
+        AskEvent::Final(f) => ("final", json!(f)),
+        AskEvent::Error { code } => (
+            "error",
+            json!({"code": code, "message": "the answer could not be completed"}),
+        ),
+    };
+    Event::default().event(name).data(data.to_string())
 }
 
 /// The stored basis of an answer, rebuilt from the corpus: 404 when unknown or purged.

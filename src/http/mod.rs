@@ -36,6 +36,7 @@ impl AppState {
             llm: self.llm.clone(),
             search: self.config.search_options(),
             default_mode: self.config.answer_mode,
+            quote_weights: self.config.quote_weights,
         }
     }
 }
