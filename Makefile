@@ -26,6 +26,8 @@ NYAYA_MODEL_DIR ?= $(CURDIR)/.cache/models/all-minilm-l6-v2
 NYAYA_ORT_LIB ?= $(CURDIR)/.cache/lib/libonnxruntime.so.1.32.0
 export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
+
+.PHONY: browser screenshots
 .PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint llm-local
 
 help: ## Show this help
@@ -56,7 +58,14 @@ run: db-up build ## Serve the API (migrates, and ingests the default PDF when th
 ingest: db-up build ## Ingest the corpus
 	target/release/nyaya ingest $(ARGS)
 
-test: db-up ## fmt, clippy -D warnings, every test (unit, corpus, integration against Postgres), dev retrieval + answer gates
+browser: ## Install Debian's chromium + chromium-driver for the browser tests (apt; needs root or sudo)
+	bash scripts/browser.sh
+
+screenshots: db-up browser ## Drive the chat page in headless Chromium; screenshots of each state into docs/screenshots/
+	NYAYA_SCREENSHOTS=$(CURDIR)/docs/screenshots $(CARGO) test --test browser -- --nocapture
+	@ls -1 docs/screenshots/*.png
+
+test: db-up browser ## fmt, clippy -D warnings, every test (unit, corpus, integration, browser), dev retrieval + answer gates
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	@mkdir -p .cache

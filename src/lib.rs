@@ -11,6 +11,7 @@ pub mod evaluate;
 pub mod http;
 pub mod ingest;
 pub mod llm;
+pub mod metrics;
 pub mod provision;
 pub mod scope;
 pub mod search;

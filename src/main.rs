@@ -247,6 +247,7 @@ fn load_models(cfg: &Config, mode: nyaya::search::Mode) -> Result<nyaya::search:
     Ok(nyaya::search::Models {
         embedder,
         cross_encoder: load_cross_encoder(cfg),
+        ..Default::default()
     })
 }
 
@@ -754,6 +755,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let models = nyaya::search::Models {
                 embedder: load_embedder(&cfg),
                 cross_encoder: load_cross_encoder(&cfg),
+                ..Default::default()
             };
             let llm = cfg.llm_client()?;
             if let Some(l) = &llm {

@@ -29,7 +29,7 @@ use regex::Regex;
 use serde::Serialize;
 
 /// Why a question is outside what the Constitution's text can answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutOfScope {
     /// An attempt to change the service's instructions or make it fabricate text.

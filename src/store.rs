@@ -346,7 +346,7 @@ async fn insert_chunks(
 // Reads
 
 /// The current corpus, if any.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CorpusInfo {
     pub edition: String,
     pub sha256: String,
@@ -369,13 +369,33 @@ pub async fn corpus_info(pool: &PgPool) -> AppResult<Option<CorpusInfo>> {
     }))
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+/// The bytes of the PDF the current corpus came from.
+pub struct StoredPdf {
+    pub source_name: String,
+    pub sha256: String,
+    pub bytes: Vec<u8>,
+}
+
+pub async fn current_pdf(pool: &PgPool) -> AppResult<Option<StoredPdf>> {
+    let row = sqlx::query(
+        "SELECT source_name, sha256, pdf FROM documents WHERE is_current AND pdf IS NOT NULL",
+    )
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|r| StoredPdf {
+        source_name: r.get("source_name"),
+        sha256: r.get("sha256"),
+        bytes: r.get("pdf"),
+    }))
+}
+
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct PartView {
     pub number: String,
     pub title: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ClauseView {
     pub label: String,
     pub kind: String,
@@ -384,50 +404,62 @@ pub struct ClauseView {
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct AmendmentView {
     pub kind: String,
+    #[schema(required)]
     pub instrument: Option<String>,
+    #[schema(required)]
     pub amendment_number: Option<i32>,
+    #[schema(required)]
     pub section: Option<String>,
+    /// "YYYY-MM-DD".
+    #[schema(required)]
     pub effective_from: Option<chrono::NaiveDate>,
+    #[schema(required)]
     pub effective_text: Option<String>,
+    #[schema(required)]
     pub clause: Option<String>,
+    #[schema(required)]
     pub marker: Option<i32>,
     pub page: i32,
     pub raw: String,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct OutgoingRef {
+    #[schema(required)]
     pub to: Option<String>,
+    #[schema(required)]
     pub to_part: Option<String>,
+    #[schema(required)]
     pub clause: Option<String>,
     pub surface: String,
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct IncomingRef {
     pub from: String,
     pub title: String,
+    #[schema(required)]
     pub clause: Option<String>,
     pub surface: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CrossRefsView {
     pub outgoing: Vec<OutgoingRef>,
     pub incoming: Vec<IncomingRef>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Pages {
     pub start: i32,
     pub end: i32,
 }
 
 /// A provision with everything known about it: what `GET /v1/provisions/{ref}` returns.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ProvisionView {
     #[serde(rename = "ref")]
     pub ref_id: String,
@@ -435,8 +467,11 @@ pub struct ProvisionView {
     pub number: String,
     pub title: String,
     pub heading: String,
+    #[schema(required)]
     pub part: Option<PartView>,
+    #[schema(required)]
     pub chapter: Option<String>,
+    #[schema(required)]
     pub subheading: Option<String>,
     pub status: String,
     pub pages: Pages,
@@ -538,7 +573,7 @@ pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<Provis
 }
 
 /// One line of the table of contents.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct TocEntry {
     #[serde(rename = "ref")]
     #[sqlx(rename = "ref_id")]
@@ -546,8 +581,11 @@ pub struct TocEntry {
     pub kind: String,
     pub number: String,
     pub title: String,
+    #[schema(required)]
     pub part_number: Option<String>,
+    #[schema(required)]
     pub part_title: Option<String>,
+    #[schema(required)]
     pub chapter: Option<String>,
     pub status: String,
     pub page_start: i32,

@@ -59,11 +59,7 @@ fn logs() -> String {
 // ---------------------------------------------------------------------------------------
 
 async fn ingest(pool: &PgPool) {
-    let mut cfg = common::config(pool);
-    cfg.no_embed = false;
-    nyaya::ingest::ingest_file(pool, &cfg, &common::real_pdf())
-        .await
-        .unwrap();
+    common::ingest_with_vectors(pool).await;
 }
 
 fn answerer(pool: &PgPool, llm: Option<Arc<LlmClient>>) -> Answerer {
@@ -243,6 +239,17 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
             v["citations"][0].get(key).is_some(),
             "citation.{key} missing"
         );
+    }
+    // Every answer and refusal is counted, with its stages.
+    let text = common::metrics_text(&app).await;
+    for series in [
+        r#"nyaya_answers_total{route="out_of_scope",mode="extractive",outcome="refused"}"#,
+        r#"nyaya_refusals_total{route="out_of_scope"}"#,
+        r#"nyaya_stage_duration_seconds_count{pipeline="ask",stage="retrieve"}"#,
+        r#"nyaya_http_requests_total{route="/v1/ask",method="POST",status="200"}"#,
+    ] {
+        let v = common::metric(&text, series);
+        assert!(v.unwrap_or(0.0) >= 1.0, "{series} = {v:?}\n{text}");
     }
     // A follow-up is read with the previous turn.
     let (status, _, body) = common::send(
@@ -514,6 +521,18 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
         "The police must tell you the grounds of your arrest [1]."
     );
     assert_eq!(fin["guards"]["stripped_citations"], 1);
+
+    // /metrics saw the calls, the guard's removal and the stream's stages.
+    let text = common::metrics_text(&app).await;
+    for series in [
+        r#"nyaya_llm_calls_total{purpose="answer",status="ok"}"#,
+        r#"nyaya_guard_removals_total{kind="stripped_citations"}"#,
+        r#"nyaya_stage_duration_seconds_count{pipeline="ask",stage="llm"}"#,
+        r#"nyaya_http_requests_total{route="/v1/ask/stream",method="POST",status="200"}"#,
+    ] {
+        let v = common::metric(&text, series);
+        assert!(v.unwrap_or(0.0) >= 1.0, "{series} = {v:?}\n{text}");
+    }
 
     // No phone number or email reached any table…
     let tables: Vec<String> = sqlx::query_scalar(

@@ -35,6 +35,103 @@ async fn api_after_ingest(pool: PgPool) {
     bad_filters_are_400(&app).await;
     unknown_paths_are_json_errors(&app).await;
     omitted_articles_are_marked_omitted(&app).await;
+    the_page_and_the_pdf_are_served(&app, &summary).await;
+    metrics_count_requests_by_route_template(&app).await;
+}
+
+/// `/` is the chat page with its two assets; `/v1/document.pdf` is the ingested PDF itself.
+async fn the_page_and_the_pdf_are_served(app: &Router, summary: &IngestSummary) {
+    let (status, headers, body) = common::send(app, "GET", "/", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    for asset in ["/assets/app.js", "/assets/app.css"] {
+        assert!(body.contains(asset), "the page does not load {asset}");
+        let (status, headers, text) = common::send(app, "GET", asset, &[], "").await;
+        assert_eq!(status, StatusCode::OK, "{asset}");
+        assert!(!text.is_empty(), "{asset} is empty");
+        assert!(headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with(if asset.ends_with(".js") {
+                "text/javascript"
+            } else {
+                "text/css"
+            }));
+    }
+    // No CDN, no web font, no remote script or style: the page works offline (links for
+    // the reader to follow are fine).
+    let lower = body.to_lowercase();
+    for remote in [
+        "src=\"http",
+        "src=\"//",
+        "rel=\"stylesheet\" href=\"http",
+        "@import",
+    ] {
+        assert!(
+            !lower.contains(remote),
+            "the page loads a remote resource ({remote})"
+        );
+    }
+    let (status, body) = get(app, "/assets/nope.js").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    expect_error(&body, "not_found");
+
+    let resp = app
+        .clone()
+        .oneshot(
+            Request::builder()
+                .uri("/v1/document.pdf")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-type"], "application/pdf");
+    assert!(resp.headers()["etag"]
+        .to_str()
+        .unwrap()
+        .contains(&summary.sha256));
+    let bytes = http_body_util::BodyExt::collect(resp.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    assert_eq!(
+        bytes,
+        std::fs::read(real_pdf()).unwrap(),
+        "not the ingested PDF"
+    );
+}
+
+/// `/metrics` counts requests by route template (never the raw path) and status.
+async fn metrics_count_requests_by_route_template(app: &Router) {
+    let text = common::metrics_text(app).await;
+    let ok = common::metric(
+        &text,
+        r#"nyaya_http_requests_total{route="/v1/provisions/{reference}",method="GET",status="200"}"#,
+    );
+    assert!(ok.unwrap_or(0.0) >= 10.0, "{ok:?}\n{text}");
+    let missing = common::metric(
+        &text,
+        r#"nyaya_http_requests_total{route="/v1/provisions/{reference}",method="GET",status="404"}"#,
+    );
+    assert!(missing.unwrap_or(0.0) >= 1.0, "{missing:?}");
+    assert!(
+        common::metric(
+            &text,
+            r#"nyaya_http_requests_total{route="unmatched",method="GET",status="404"}"#
+        )
+        .is_some(),
+        "{text}"
+    );
+    assert!(
+        !text.contains("route=\"/v1/provisions/21A\""),
+        "a raw path became a label"
+    );
+    assert!(text.contains("nyaya_http_request_duration_seconds_bucket"));
 }
 
 /// `/healthz` is always 200; `/readyz` is 200 and describes the corpus just stored.
@@ -383,6 +480,10 @@ async fn empty_database_is_live_but_not_ready(pool: PgPool) {
 
     // Nothing ingested is not the same answer as "not in the Constitution".
     let (status, body) = get(&app, "/v1/provisions/21A").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    expect_error(&body, "no_corpus");
+
+    let (status, body) = get(&app, "/v1/document.pdf").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     expect_error(&body, "no_corpus");
 

@@ -17,6 +17,7 @@ pub const PIPELINE_VERSION: &str = concat!("nyaya-", env!("CARGO_PKG_VERSION"), 
 /// Writes one `llm_calls` row per attempt.
 pub async fn record_calls(pool: &PgPool, request_id: &str, attempts: &[Attempt]) -> AppResult<()> {
     for a in attempts {
+        crate::metrics::global().observe_llm_call(a.purpose.as_str(), a.status.as_str());
         sqlx::query(
             "INSERT INTO llm_calls (request_id, purpose, provider, model, prompt_name, prompt_version,
                                     prompt_sha256, tokens_in, tokens_out, latency_ms, ttft_ms, status, error)
@@ -42,11 +43,12 @@ pub async fn record_calls(pool: &PgPool, request_id: &str, attempts: &[Attempt])
 }
 
 /// A citation as the audit stores it: where the quote sits in the corpus and its hash.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 pub struct CitedSpan {
     pub n: usize,
     #[serde(rename = "ref")]
     pub ref_id: String,
+    #[schema(required)]
     pub clause: Option<String>,
     /// Char offsets of the span the quote was cut from, in the provision's text.
     pub start_char: usize,
@@ -102,31 +104,39 @@ pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()>
 }
 
 /// One citation of a stored answer, rebuilt from the corpus as it is now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RebuiltCitation {
     #[serde(flatten)]
     pub stored: CitedSpan,
-    /// The quote as the current corpus has it (absent when the provision is gone).
+    /// The quote as the current corpus has it (null when the provision is gone).
+    #[schema(required)]
     pub quote: Option<String>,
+    #[schema(required)]
     pub title: Option<String>,
+    #[schema(required)]
     pub page: Option<i32>,
     /// True when the current text at those offsets hashes to the stored quote hash.
     pub matches: bool,
 }
 
 /// What `GET /v1/answers/{request_id}` returns.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Reconstruction {
     pub request_id: String,
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// The question as stored: scrubbed of direct identifiers.
     pub question: String,
+    #[schema(value_type = super::router::Route)]
     pub route: String,
+    #[schema(value_type = super::AnswerMode)]
     pub mode: String,
     pub refused: bool,
+    #[schema(required)]
     pub refusal_reason: Option<String>,
     pub degraded: bool,
     pub llm_used: bool,
     pub retrieved: Vec<String>,
+    #[schema(value_type = GuardCounts)]
     pub guards: serde_json::Value,
     pub pipeline_version: String,
     pub corpus: CorpusThenNow,
@@ -134,13 +144,43 @@ pub struct Reconstruction {
     /// Every quote still matches the corpus.
     pub all_quotes_match: bool,
     /// Call attempts made for this request.
+    #[schema(value_type = Vec<LlmCallRecord>)]
     pub llm_calls: Vec<serde_json::Value>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// One LLM call attempt of a stored answer, as `reconstruct` builds it in SQL (this type only
+/// documents that shape).
+#[derive(utoipa::ToSchema)]
+pub struct LlmCallRecord {
+    /// router, hyde or answer.
+    pub purpose: String,
+    /// Which configured endpoint was tried: primary or fallback.
+    pub provider: String,
+    pub model: String,
+    /// Prompt name and version, "answer.v1".
+    pub prompt: String,
+    /// sha256 of the rendered messages.
+    pub prompt_sha256: String,
+    /// ok, timeout, http_error, transport_error, bad_response or invalid_output.
+    pub status: String,
+    pub latency_ms: f64,
+    /// Time to the first token of a streamed reply.
+    #[schema(required)]
+    pub ttft_ms: Option<f64>,
+    #[schema(required)]
+    pub tokens_in: Option<i32>,
+    #[schema(required)]
+    pub tokens_out: Option<i32>,
+    #[schema(required)]
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CorpusThenNow {
     pub edition: String,
     pub sha256: String,
+    /// The current corpus's sha256 (null when none is loaded).
+    #[schema(required)]
     pub current_sha256: Option<String>,
     /// The corpus the answer was built from is still the current one.
     pub unchanged: bool,

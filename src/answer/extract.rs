@@ -72,15 +72,18 @@ pub struct Span {
 }
 
 /// An amendment note as an answer shows it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct AmendmentNote {
     /// inserted, substituted, omitted …
     pub kind: String,
     /// "Constitution (Eighty-sixth Amendment) Act, 2002"
+    #[schema(required)]
     pub act: Option<String>,
     /// "1-4-2010"
+    #[schema(required)]
     pub effective: Option<String>,
     /// The clause the note is about, if not the whole provision.
+    #[schema(required)]
     pub clause: Option<String>,
     /// "Inserted by the Constitution (Eighty-sixth Amendment) Act, 2002, w.e.f. 1-4-2010."
     pub note: String,
@@ -268,6 +271,26 @@ pub fn notes_for(amendments: &[AmendmentView], clause: Option<&str>) -> Vec<Amen
         .collect()
 }
 
+/// The title to show beside a span's quote. A Schedule whose title strings its divisions
+/// together ("List I — Union List. List II — State List. List III — Concurrent List") is
+/// titled by the division the span sits in ("List III — Concurrent List"); anything else keeps
+/// the provision's title.
+pub fn title_for_span(title: &str, label: Option<&str>) -> String {
+    let division = label.and_then(|l| {
+        let mut words = l.split([' ', ',']);
+        let head = format!("{} {} — ", words.next()?, words.next()?);
+        let at = title.find(&head)?;
+        let rest = &title[at..];
+        Some(
+            rest.split(". ")
+                .next()
+                .unwrap_or(rest)
+                .trim_end_matches('.'),
+        )
+    });
+    division.unwrap_or(title).to_string()
+}
+
 /// The quote cut from a span: normalised, at most [`MAX_QUOTE_CHARS`], verbatim by
 /// construction; the flag says whether it was cut.
 pub fn quote_of(span: &Span) -> (String, bool) {
@@ -285,6 +308,24 @@ mod tests {
             end: text.chars().count(),
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn a_schedule_span_is_titled_by_its_division() {
+        let seventh = "List I — Union List. List II — State List. List III — Concurrent List";
+        assert_eq!(
+            title_for_span(seventh, Some("List III, entry 3")),
+            "List III — Concurrent List"
+        );
+        assert_eq!(
+            title_for_span(seventh, Some("List I, entry 97")),
+            "List I — Union List"
+        );
+        assert_eq!(title_for_span(seventh, None), seventh);
+        assert_eq!(
+            title_for_span("Protection against arrest", Some("(1)")),
+            "Protection against arrest"
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub struct Excerpt {
 }
 
 /// What the guards removed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct GuardCounts {
     /// Citations (`[n]`, `[Art. N]`, "Article N") that point at nothing retrieved.
     pub stripped_citations: usize,

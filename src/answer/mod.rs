@@ -48,7 +48,18 @@ pub const REFUSAL: &str =
 pub const MAX_HISTORY: usize = 10;
 
 /// Extractive (quotes only, no model call) or LLM prose over the quotes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AnswerMode {
     #[default]
@@ -66,17 +77,18 @@ impl AnswerMode {
 }
 
 /// `POST /v1/ask`'s body.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AskRequest {
     pub question: String,
     #[serde(default)]
     pub history: Vec<Turn>,
+    /// The server's default (`NYAYA_ANSWER_MODE`) when absent.
     pub mode: Option<AnswerMode>,
 }
 
 /// One numbered citation: a verbatim quote of a retrieved provision.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Citation {
     pub n: usize,
     #[serde(rename = "ref")]
@@ -84,6 +96,7 @@ pub struct Citation {
     pub title: String,
     /// "Article 22(1)", "Seventh Schedule, List I, entry 97".
     pub label: String,
+    #[schema(required)]
     pub clause: Option<String>,
     /// Exact text of the provision (whitespace-normalised).
     pub quote: String,
@@ -92,14 +105,22 @@ pub struct Citation {
     pub page: i32,
     pub edition: String,
     pub amendments: Vec<AmendmentNote>,
-    #[serde(skip)]
-    pub span: (usize, usize),
+    /// Char (Unicode scalar) offsets of the quoted clause in the provision's text, as
+    /// `GET /v1/provisions/{ref}` returns it: what the chat page highlights.
+    pub span: CharSpan,
     #[serde(skip)]
     provision_text: String,
 }
 
+/// A half-open range of char offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct CharSpan {
+    pub start: usize,
+    pub end: usize,
+}
+
 /// A reading of an ambiguous question the user may mean.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Suggestion {
     #[serde(rename = "ref")]
     pub ref_id: String,
@@ -108,7 +129,8 @@ pub struct Suggestion {
     pub question: String,
 }
 
-#[derive(Debug, Clone, Serialize, Default)]
+/// Milliseconds per stage.
+#[derive(Debug, Clone, Serialize, Default, utoipa::ToSchema)]
 pub struct AskTimings {
     pub route: f64,
     pub retrieve: f64,
@@ -118,8 +140,9 @@ pub struct AskTimings {
 }
 
 /// What retrieval found, for "details on demand".
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, Default, utoipa::ToSchema)]
 pub struct RetrievalView {
+    #[schema(required)]
     pub confidence: Option<f64>,
     pub results: Vec<SearchHit>,
     /// Every provision any of the request's searches returned (hits and supporting): what a
@@ -128,11 +151,12 @@ pub struct RetrievalView {
 }
 
 /// `POST /v1/ask`'s reply (and `nyaya ask --json`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct AskResponse {
     pub request_id: String,
     pub route: Route,
     pub refused: bool,
+    #[schema(required)]
     pub refusal_reason: Option<String>,
     pub answer: String,
     pub citations: Vec<Citation>,
@@ -143,6 +167,7 @@ pub struct AskResponse {
     pub llm_used: bool,
     /// The LLM answer was asked for but the extractive one is given (see `degraded_reason`).
     pub degraded: bool,
+    #[schema(required)]
     pub degraded_reason: Option<String>,
     /// What the guards removed from the LLM's text.
     pub guards: GuardCounts,
@@ -774,7 +799,7 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
     Ok(Some(Citation {
         n,
         ref_id: view.ref_id.clone(),
-        title: view.title.clone(),
+        title: extract::title_for_span(&view.title, span.label.as_deref()),
         label,
         clause: span.label.clone(),
         quote: quote_text,
@@ -782,7 +807,10 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
         page: view.pages.start,
         edition: view.edition.clone(),
         amendments: extract::notes_for(&view.amendments, span.label.as_deref()),
-        span: (span.start, span.end),
+        span: CharSpan {
+            start: span.start,
+            end: span.end,
+        },
         provision_text: view.text.clone(),
     }))
 }
@@ -933,8 +961,8 @@ async fn finish_with(
             n: c.n,
             ref_id: c.ref_id.clone(),
             clause: c.clause.clone(),
-            start_char: c.span.0,
-            end_char: c.span.1,
+            start_char: c.span.start,
+            end_char: c.span.end,
             quote_chars: c.quote.chars().count(),
             quote_sha256: quote::sha256(&c.quote),
         })
@@ -964,6 +992,25 @@ async fn finish_with(
         llm_used = response.llm_used,
         total_ms = response.timings_ms.total,
         "answered"
+    );
+    let t = &response.timings_ms;
+    let metrics = crate::metrics::global();
+    metrics.observe_stages(
+        "ask",
+        &[
+            ("route", t.route),
+            ("retrieve", t.retrieve),
+            ("quote", t.quote),
+            ("llm", t.llm),
+            ("total", t.total),
+        ],
+    );
+    metrics.observe_answer(
+        response.route.as_str(),
+        run.mode.as_str(),
+        response.refused,
+        response.degraded,
+        &response.guards,
     );
     run.emit(AskEvent::Final(Box::new(response.clone())));
     Ok(response)

@@ -17,7 +17,7 @@ use crate::scope::{self, OutOfScope};
 use crate::search::split;
 
 /// What kind of question this is; decides how it is retrieved and answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Route {
     /// Names a provision ("What does Art. 21-A say?", "15(4)").
@@ -77,7 +77,7 @@ impl std::str::FromStr for Route {
 }
 
 /// A previous turn of the conversation, as the client remembers it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Turn {
     pub question: String,
@@ -90,7 +90,7 @@ pub struct Turn {
 }
 
 /// The router's decision.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Routing {
     pub route: Route,
     /// Provisions the question names (canonical ids, "21A"), with the clause if one was named.
@@ -105,8 +105,10 @@ pub struct Routing {
     /// says what the text actually says.
     pub premise_check: bool,
     /// Why an out-of-scope route was chosen.
+    #[schema(required)]
     pub out_of_scope: Option<OutOfScope>,
     /// "rules" or "llm".
+    #[schema(value_type = String)]
     pub router: &'static str,
 }
 

@@ -8,11 +8,13 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures::Stream;
+use serde::Serialize;
 use serde_json::json;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tokio_stream::StreamExt;
 use tracing::Instrument;
 
+use super::error::ErrorBody;
 use super::request_id::RequestId;
 use super::{ApiError, AppState};
 use crate::answer::{self, audit, AskEvent, AskRequest, AskResponse};
@@ -31,6 +33,13 @@ fn body(body: Result<Json<AskRequest>, JsonRejection>) -> Result<AskRequest, Api
     Ok(req)
 }
 
+/// Answers a question with verbatim quotes of the Constitution, or refuses.
+#[utoipa::path(post, path = "/v1/ask", tag = "answers", request_body = AskRequest, responses(
+    (status = 200, description = "An answer, a refusal (`refused`), a reply to small talk or a clarifying question (`suggestions`)", body = AskResponse),
+    (status = 400, description = "`bad_request`: a malformed body, an empty or too long question, too much history", body = ErrorBody),
+    (status = 500, description = "`internal`: the embedder failed", body = ErrorBody),
+    (status = 503, description = "`model_unavailable` or `database_unavailable`", body = ErrorBody),
+))]
 async fn ask(
     State(state): State<AppState>,
     RequestId(request_id): RequestId,
@@ -41,9 +50,18 @@ async fn ask(
     Ok(Json(answer::ask(&answerer, req, request_id, None).await?))
 }
 
+/// `POST /v1/ask` as server-sent events.
+///
 /// Events: `route`, `citations`, `delta` (LLM text as it comes), `final` (the verified
-/// answer, which replaces the streamed text), `error` (`{"code", "message"}`). A request that
-/// fails validation gets its 400 before the stream opens.
+/// answer, which replaces the streamed text), `error`. A request that fails validation gets
+/// its 400 before the stream opens.
+#[utoipa::path(post, path = "/v1/ask/stream", tag = "answers", request_body = AskRequest, responses(
+    (status = 200, content_type = "text/event-stream", body = String, description = "Frames \
+`event: <name>` + `data: <json>`, in this order: `route` (schema Routing), `citations` (array of \
+Citation), `delta` (StreamDelta; llm mode only, repeated), `final` (AskResponse; replaces the \
+streamed text), or `error` (StreamError) instead of the rest when the answer fails."),
+    (status = 400, description = "`bad_request`, before the stream opens", body = ErrorBody),
+))]
 async fn ask_stream(
     State(state): State<AppState>,
     RequestId(request_id): RequestId,
@@ -67,21 +85,47 @@ async fn ask_stream(
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 
+/// A `delta` event's data: a piece of the LLM's text, before the guards.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(super) struct StreamDelta {
+    text: String,
+}
+
+/// An `error` event's data: the request failed after the stream opened.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(super) struct StreamError {
+    /// The code a non-streamed request would have got (see ErrorBody).
+    #[schema(value_type = String, example = "model_unavailable")]
+    code: &'static str,
+    #[schema(value_type = String)]
+    message: &'static str,
+}
+
 fn sse_event(e: AskEvent) -> Event {
     let (name, data) = match e {
         AskEvent::Route(r) => ("route", json!(r)),
         AskEvent::Citations(c) => ("citations", json!(c)),
-        AskEvent::Delta(d) => ("delta", json!({"text": d})),
+        AskEvent::Delta(text) => ("delta", json!(StreamDelta { text })),
         AskEvent::Final(f) => ("final", json!(f)),
         AskEvent::Error { code } => (
             "error",
-            json!({"code": code, "message": "the answer could not be completed"}),
+            json!(StreamError {
+                code,
+                message: "the answer could not be completed",
+            }),
         ),
     };
     Event::default().event(name).data(data.to_string())
 }
 
 /// The stored basis of an answer, rebuilt from the corpus: 404 when unknown or purged.
+#[utoipa::path(get, path = "/v1/answers/{request_id}", tag = "answers", operation_id = "get_answer",
+    params(("request_id" = String, Path, description = "The `request_id` of an earlier answer")),
+    responses(
+        (status = 200, description = "What the answer cited, and whether each quote still matches the corpus", body = audit::Reconstruction),
+        (status = 404, description = "`unknown_answer`: no answer has that id (or it was purged)", body = ErrorBody),
+        (status = 503, description = "`database_unavailable`", body = ErrorBody),
+    ))]
 async fn answer_basis(
     State(state): State<AppState>,
     id: Result<Path<String>, PathRejection>,

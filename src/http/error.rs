@@ -5,9 +5,31 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use serde::Serialize;
 
 use crate::error::AppError;
+
+/// The body of every error response.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// What went wrong.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    /// Stable and machine-readable: bad_request, unknown_ref, unknown_answer, not_found,
+    /// method_not_allowed, bad_document, no_corpus, database_unavailable, model_unavailable,
+    /// internal.
+    #[schema(value_type = String, example = "unknown_ref")]
+    pub code: &'static str,
+    /// For people; may change.
+    pub message: String,
+    /// The reference that was not found (`unknown_ref` only).
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub reference: Option<String>,
+}
 
 /// An error on its way to the client.
 #[derive(Debug)]
@@ -70,11 +92,16 @@ impl IntoResponse for ApiError {
         if status.is_server_error() {
             tracing::error!(error = %self.0, "request failed");
         }
-        let mut body = json!({"error": {"code": code, "message": self.0.to_string()}});
-        if let AppError::UnknownRef { query } = &self.0 {
-            body["error"]["ref"] = json!(query);
-        }
-        (status, Json(body)).into_response()
+        let reference = match &self.0 {
+            AppError::UnknownRef { query } => Some(query.clone()),
+            _ => None,
+        };
+        let error = ErrorDetail {
+            code,
+            message: self.0.to_string(),
+            reference,
+        };
+        (status, Json(ErrorBody { error })).into_response()
     }
 }
 

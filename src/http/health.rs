@@ -3,11 +3,12 @@
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::{json, Value};
+use serde::Serialize;
 
+use super::error::ErrorBody;
 use super::{ApiError, AppState};
 use crate::error::AppError;
-use crate::store;
+use crate::store::{self, CorpusInfo};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -15,15 +16,39 @@ pub fn router() -> Router<AppState> {
         .route("/readyz", get(readyz))
 }
 
+#[derive(Serialize, utoipa::ToSchema)]
+struct Health {
+    /// Always "ok".
+    #[schema(value_type = String, example = "ok")]
+    status: &'static str,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+struct Readiness {
+    /// Always "ready".
+    #[schema(value_type = String, example = "ready")]
+    status: &'static str,
+    corpus: CorpusInfo,
+}
+
 /// The process is up.
-async fn healthz() -> Json<Value> {
-    Json(json!({"status": "ok"}))
+#[utoipa::path(get, path = "/healthz", tag = "health",
+    responses((status = 200, description = "Alive", body = Health)))]
+async fn healthz() -> Json<Health> {
+    Json(Health { status: "ok" })
 }
 
 /// The database answers and a corpus is loaded.
-async fn readyz(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
+#[utoipa::path(get, path = "/readyz", tag = "health", responses(
+    (status = 200, description = "Ready to answer", body = Readiness),
+    (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
+))]
+async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
     match store::corpus_info(&state.pool).await? {
-        Some(info) if info.provisions > 0 => Ok(Json(json!({"status": "ready", "corpus": info}))),
+        Some(corpus) if corpus.provisions > 0 => Ok(Json(Readiness {
+            status: "ready",
+            corpus,
+        })),
         _ => Err(ApiError(AppError::NoCorpus)),
     }
 }

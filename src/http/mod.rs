@@ -3,6 +3,9 @@
 mod ask;
 mod error;
 mod health;
+mod metrics;
+mod openapi;
+mod page;
 mod provisions;
 pub mod request_id;
 mod search;
@@ -48,8 +51,12 @@ pub fn router(state: AppState) -> Router {
         .merge(provisions::router())
         .merge(search::router())
         .merge(ask::router())
+        .merge(page::router())
+        .merge(metrics::router())
+        .merge(openapi::router())
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(axum::middleware::from_fn(metrics::track))
         .layer(TraceLayer::new_for_http())
         .layer(axum::middleware::from_fn(request_id::middleware))
         .with_state(state)

@@ -4,13 +4,13 @@ use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
+use super::error::ErrorBody;
 use super::{ApiError, AppState};
 use crate::error::AppError;
 use crate::provision::lookup;
-use crate::store::{self, ProvisionView};
+use crate::store::{self, ProvisionView, TocEntry};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -18,6 +18,15 @@ pub fn router() -> Router<AppState> {
         .route("/v1/provisions/{reference}", get(one))
 }
 
+/// One provision: its text, clauses, amendment notes and cross-references.
+#[utoipa::path(get, path = "/v1/provisions/{reference}", tag = "provisions", operation_id = "get_provision",
+    params(("reference" = String, Path,
+        description = "A provision as people write it: \"21A\", \"Art. 21-A\", \"Article 370\"")),
+    responses(
+        (status = 200, description = "The provision", body = ProvisionView),
+        (status = 404, description = "`unknown_ref`: no such provision (`ref` echoes the request)", body = ErrorBody),
+        (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
+    ))]
 async fn one(
     State(state): State<AppState>,
     reference: Result<Path<String>, PathRejection>,
@@ -26,18 +35,35 @@ async fn one(
     Ok(Json(lookup(&state.pool, &reference).await?))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// Only this Part ("III", "IVA"; any case).
     part: Option<String>,
+    /// Only this kind: preamble, article, schedule or appendix (any case).
     kind: Option<String>,
+}
+
+/// The table of contents.
+#[derive(Serialize, utoipa::ToSchema)]
+struct ProvisionList {
+    count: usize,
+    provisions: Vec<TocEntry>,
 }
 
 const KINDS: [&str; 4] = ["preamble", "article", "schedule", "appendix"];
 
+/// The table of contents, in the Constitution's order, optionally filtered.
+#[utoipa::path(get, path = "/v1/provisions", tag = "provisions", operation_id = "list_provisions",
+    params(ListQuery), responses(
+    (status = 200, description = "Every matching provision", body = ProvisionList),
+    (status = 400, description = "`bad_request`: an unknown kind or Part", body = ErrorBody),
+    (status = 503, description = "`database_unavailable`", body = ErrorBody),
+))]
 async fn list(
     State(state): State<AppState>,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ProvisionList>, ApiError> {
     let Query(q) = query?;
     let part = q.part.map(|p| p.trim().to_ascii_uppercase());
     let kind = q.kind.map(|k| k.trim().to_ascii_lowercase());
@@ -56,5 +82,8 @@ async fn list(
         }
     }
     let items = store::list_provisions(&state.pool, part.as_deref(), kind.as_deref()).await?;
-    Ok(Json(json!({"count": items.len(), "provisions": items})))
+    Ok(Json(ProvisionList {
+        count: items.len(),
+        provisions: items,
+    }))
 }

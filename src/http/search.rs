@@ -7,6 +7,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use tracing::Instrument;
 
+use super::error::ErrorBody;
 use super::request_id::RequestId;
 use super::{ApiError, AppState};
 use crate::error::AppError;
@@ -16,15 +17,30 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/v1/search", post(search_handler))
 }
 
-#[derive(Debug, Deserialize)]
+/// `POST /v1/search`'s body.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct SearchRequest {
     query: String,
+    /// How many provisions, 1 to 50 (default 10).
     k: Option<usize>,
+    /// Default: the server's `NYAYA_SEARCH_MODE`.
     mode: Option<Mode>,
+    /// Put provisions the query names first (default true).
     pin: Option<bool>,
 }
 
+/// Ranked provisions for a query.
+///
+/// With the provisions they cite, and whether the text covers the query at all.
+#[utoipa::path(post, path = "/v1/search", tag = "search", operation_id = "search",
+    request_body = SearchRequest,
+    responses(
+        (status = 200, description = "The ranking", body = SearchResponse),
+        (status = 400, description = "`bad_request`: a malformed body, an empty or too long query, k out of range", body = ErrorBody),
+        (status = 500, description = "`internal`: the embedder failed", body = ErrorBody),
+        (status = 503, description = "`model_unavailable` (a dense mode without the embedder) or `database_unavailable`", body = ErrorBody),
+    ))]
 async fn search_handler(
     State(state): State<AppState>,
     RequestId(request_id): RequestId,
@@ -49,6 +65,7 @@ async fn search_handler(
     )
     .instrument(span)
     .await?;
+    crate::metrics::global().observe_stages("search", &response.timings_ms.stages());
     tracing::info!(
         results = response.results.len(),
         total_ms = response.timings_ms.total,

@@ -11,7 +11,7 @@ use nyaya_ingest::RefId;
 use serde::Serialize;
 
 /// Where a hit came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Leg {
     Dense,
@@ -22,7 +22,7 @@ pub enum Leg {
 }
 
 /// A provision as one leg ranked it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct LegHit {
     /// 1-based position in the leg, after chunk hits were folded into provisions.
     pub rank: usize,

@@ -52,7 +52,7 @@ pub struct Glossary {
 }
 
 /// What the glossary found in one question (a search response reports it as `expansion`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Expansion {
     /// The terms that matched, as spelt in the query, in the order they occur.
     pub matched: Vec<String>,

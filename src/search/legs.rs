@@ -5,7 +5,9 @@ use sqlx::PgPool;
 
 use nyaya_ingest::RefId;
 
-use super::rerank::Features;
+use std::collections::{HashMap, HashSet};
+
+use super::features::{CorpusKey, QueryFacts};
 use crate::embed::to_pgvector;
 use crate::error::AppResult;
 
@@ -145,63 +147,59 @@ pub async fn lexical(
     Ok(to_refs(rows))
 }
 
-/// The rescorer's features for the candidate provisions, in one round trip: the exact best
-/// cosine over every chunk of each candidate (a few hundred rows at most, not the index's
-/// estimate) and the share of the query's content lexemes in its heading. `lexical_best`
-/// comes from the lexical leg's own scores (`lexical_scores`), not a second text ranking.
-pub async fn features(
-    pool: &PgPool,
-    query: &str,
-    query_vector: &[f32],
-    model_id: &str,
-    candidates: &[(RefId, f64)],
-    lexical_scores: &std::collections::HashMap<RefId, f32>,
-) -> AppResult<Vec<Features>> {
-    if candidates.is_empty() {
-        return Ok(Vec::new());
-    }
-    let dim = query_vector.len();
-    let ids: Vec<String> = candidates.iter().map(|(r, _)| r.to_string()).collect();
+/// What the in-memory rescorer needs from one search, in one small query run alongside the
+/// legs: the (expanded) query's content lexemes and the key of the stored vectors.
+pub async fn query_facts(pool: &PgPool, query: &str, model_id: &str) -> AppResult<QueryFacts> {
     let sql = format!(
-        "WITH q AS (SELECT coalesce(array_agg(lexeme), '{{}}') AS lex FROM ({QUERY_LEXEMES}) l),
-         best AS (
-             SELECT c.ref_id,
-                    max(1 - (c.embedding::vector({dim}) <=> $4::vector({dim}))) AS dense_best
-             FROM chunks c
-             WHERE c.ref_id = ANY($3) AND vector_dims(c.embedding) = {dim} AND c.embedding_model = $5
-             GROUP BY c.ref_id
-         )
-         SELECT p.ref_id,
-                coalesce(b.dense_best, 0)::float8,
-                (cardinality(ARRAY(
-                     SELECT unnest(q.lex)
-                     INTERSECT
-                     SELECT unnest(tsvector_to_array(to_tsvector('english', p.title)))
-                 ))::float8 / greatest(cardinality(q.lex), 1))::float8
-         FROM provisions p LEFT JOIN best b USING (ref_id), q
-         WHERE p.ref_id = ANY($3)"
+        "SELECT coalesce((SELECT array_agg(lexeme) FROM ({QUERY_LEXEMES}) l), '{{}}'),
+                (SELECT sha256 FROM documents WHERE is_current),
+                (SELECT count(*) FROM chunks WHERE embedding_model = $3)"
     );
-    let rows: Vec<(String, f64, f64)> = sqlx::query_as(&sql)
+    let (lexemes, sha256, vectors): (Vec<String>, Option<String>, i64) = sqlx::query_as(&sql)
         .bind(query)
         .bind(NOISE_LEXEMES)
-        .bind(&ids)
-        .bind(to_pgvector(query_vector))
         .bind(model_id)
-        .fetch_all(pool)
+        .fetch_one(pool)
         .await?;
-    // Back into the first stage's order, which breaks the rescorer's ties.
-    Ok(candidates
-        .iter()
-        .filter_map(|(id, fused)| {
-            let (_, dense_best, title_share) = rows.iter().find(|r| r.0 == id.as_str())?;
-            Some(Features {
-                ref_id: id.clone(),
-                fused: *fused,
-                dense_best: *dense_best,
-                lexical_best: lexical_scores.get(id).copied().unwrap_or(0.0) as f64,
-                title_share: *title_share,
-            })
-        })
+    Ok(QueryFacts {
+        lexemes,
+        key: sha256.map(|sha256| CorpusKey {
+            sha256,
+            model_id: model_id.to_string(),
+            vectors,
+        }),
+    })
+}
+
+/// Every chunk vector of one model, by provision.
+pub async fn chunk_vectors(
+    pool: &PgPool,
+    model_id: &str,
+) -> AppResult<HashMap<String, Vec<Vec<f32>>>> {
+    let rows: Vec<(String, Vec<f32>)> = sqlx::query_as(
+        "SELECT ref_id, embedding::real[] FROM chunks
+         WHERE embedding_model = $1 AND embedding IS NOT NULL",
+    )
+    .bind(model_id)
+    .fetch_all(pool)
+    .await?;
+    let mut by_ref: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
+    for (r, v) in rows {
+        by_ref.entry(r).or_default().push(v);
+    }
+    Ok(by_ref)
+}
+
+/// Every marginal heading's lexemes (stemmed as the query's are), by provision.
+pub async fn title_lexemes(pool: &PgPool) -> AppResult<HashMap<String, HashSet<String>>> {
+    let rows: Vec<(String, Vec<String>)> = sqlx::query_as(
+        "SELECT ref_id, tsvector_to_array(to_tsvector('english', title)) FROM provisions",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(r, l)| (r, l.into_iter().collect()))
         .collect())
 }
 

@@ -4,6 +4,7 @@
 //! provisions that never outrank a hit. The question's everyday words are expanded into the
 //! text's own by the [`glossary`] before either leg sees them.
 
+pub mod features;
 pub mod fusion;
 pub mod glossary;
 pub mod legs;
@@ -27,7 +28,7 @@ use glossary::Glossary;
 use rerank::{CrossEncoder, SecondStage, Weights};
 
 /// Which legs run, and whether the second stage re-orders their fusion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, utoipa::ToSchema)]
 pub enum Mode {
     #[serde(rename = "dense")]
     Dense,
@@ -99,6 +100,8 @@ impl std::str::FromStr for Mode {
 pub struct Models {
     pub embedder: Option<Arc<dyn Embedder>>,
     pub cross_encoder: Option<Arc<dyn CrossEncoder>>,
+    /// The rescorer's chunk vectors and heading lexemes, loaded on first use.
+    pub rescore_cache: Arc<features::RescoreCache>,
 }
 
 /// Limits and knobs of one search.
@@ -160,22 +163,24 @@ impl Default for SearchOptions {
 }
 
 /// One ranked provision.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct SearchHit {
     #[serde(rename = "ref")]
     pub ref_id: String,
     pub title: String,
     pub score: f64,
     pub pinned: bool,
+    /// How each leg that found this provision ranked it, keyed by leg name.
     pub legs: BTreeMap<Leg, LegHit>,
     /// The clause the question named ("15(4)" → "(4)").
+    #[schema(required)]
     pub clause: Option<String>,
     pub snippet: String,
     pub page: i32,
 }
 
 /// A provision a top hit cites, one hop away.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Supporting {
     #[serde(rename = "ref")]
     pub ref_id: String,
@@ -185,7 +190,8 @@ pub struct Supporting {
     pub page: i32,
 }
 
-#[derive(Debug, Clone, Serialize, Default)]
+/// Milliseconds per stage; the legs run concurrently, so the stages need not add up to `total`.
+#[derive(Debug, Clone, Serialize, Default, utoipa::ToSchema)]
 pub struct Timings {
     pub embed: f64,
     pub dense: f64,
@@ -211,18 +217,22 @@ impl Timings {
 }
 
 /// Whether the text covers the question, as far as retrieval can tell.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Coverage {
     pub covered: bool,
     /// The best cosine similarity of any chunk to the question (`None` without the dense leg).
+    #[schema(required)]
     pub confidence: Option<f64>,
     /// Why not, when not covered.
+    #[schema(required)]
     pub reason: Option<String>,
     /// The out-of-scope class, when the rules recognised one.
+    #[schema(required)]
     pub out_of_scope: Option<crate::scope::OutOfScope>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// `POST /v1/search`'s reply.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct SearchResponse {
     pub request_id: String,
     pub mode: Mode,
@@ -392,8 +402,20 @@ pub async fn search_with_hint(
         .await?;
         AppResult::Ok((lists, ms(t)))
     };
-    let ((dense_lists, query_vector, embed_ms, dense_ms), (lexical_lists, lexical_ms)) =
-        tokio::try_join!(dense_leg, lexical_leg)?;
+    // The rescorer's per-query facts (lexemes, the corpus key) come alongside the legs, so
+    // the second stage needs no round trip of its own.
+    let facts = async {
+        match &models.embedder {
+            Some(e) if opts.mode.rerank() && opts.second_stage == SecondStage::Rescore => {
+                legs::query_facts(pool, &expanded, &e.manifest().id)
+                    .await
+                    .map(Some)
+            }
+            _ => Ok(None),
+        }
+    };
+    let ((dense_lists, query_vector, embed_ms, dense_ms), (lexical_lists, lexical_ms), facts) =
+        tokio::try_join!(dense_leg, lexical_leg, facts)?;
     timings.embed = embed_ms;
     timings.dense = dense_ms;
     timings.lexical = lexical_ms;
@@ -446,7 +468,7 @@ pub async fn search_with_hint(
             models,
             opts,
             query,
-            &expanded,
+            facts.as_ref(),
             query_vector.as_deref(),
             &legs_out,
             fused,
@@ -563,7 +585,7 @@ async fn second_stage(
     models: &Models,
     opts: &SearchOptions,
     query: &str,
-    expanded: &str,
+    facts: Option<&features::QueryFacts>,
     query_vector: Option<&[f32]>,
     legs_out: &[(Leg, Vec<(RefId, f32)>)],
     mut fused: Vec<fusion::Fused>,
@@ -573,7 +595,7 @@ async fn second_stage(
         return Ok(fused);
     }
     let t = Instant::now();
-    if let (Some(vector), Some(embedder)) = (query_vector, &models.embedder) {
+    if let (Some(vector), Some(_)) = (query_vector, &models.embedder) {
         let n = opts.rerank_depth.min(fused.len());
         let head: Vec<(RefId, f64)> = fused[..n]
             .iter()
@@ -589,15 +611,19 @@ async fn second_stage(
                         *best = best.max(*score);
                     }
                 }
-                let feats = legs::features(
-                    pool,
-                    expanded,
-                    vector,
-                    &embedder.manifest().id,
-                    &head,
-                    &lexical_scores,
-                )
-                .await?;
+                let feats = match facts {
+                    Some(features::QueryFacts {
+                        lexemes,
+                        key: Some(key),
+                    }) => models.rescore_cache.get(pool, key).await?.features(
+                        lexemes,
+                        vector,
+                        &head,
+                        &lexical_scores,
+                    ),
+                    // No corpus: nothing to re-order.
+                    _ => Vec::new(),
+                };
                 rerank::rescore(&feats, &opts.weights)
             }
             SecondStage::CrossEncoder => {

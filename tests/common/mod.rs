@@ -17,6 +17,7 @@ use nyaya::config::Config;
 use nyaya::http::AppState;
 
 pub mod fake_llm;
+pub mod webdriver;
 
 /// `<manifest>/<rel>`: the repository root, whatever the current directory is.
 pub fn repo_path(rel: &str) -> PathBuf {
@@ -88,6 +89,15 @@ pub fn config(pool: &PgPool) -> Config {
     c
 }
 
+/// Ingests the real PDF with its vectors (about a minute): what the answer tests need.
+pub async fn ingest_with_vectors(pool: &PgPool) {
+    let mut cfg = config(pool);
+    cfg.no_embed = false;
+    nyaya::ingest::ingest_file(pool, &cfg, &real_pdf())
+        .await
+        .unwrap();
+}
+
 /// The bundled model, loaded once per test binary.
 pub fn embedder() -> Option<Arc<dyn nyaya::embed::Embedder>> {
     static E: std::sync::OnceLock<Arc<dyn nyaya::embed::Embedder>> = std::sync::OnceLock::new();
@@ -104,6 +114,7 @@ pub fn models() -> nyaya::search::Models {
     nyaya::search::Models {
         embedder: embedder(),
         cross_encoder: None,
+        ..Default::default()
     }
 }
 
@@ -325,4 +336,23 @@ pub async fn send(
         headers,
         String::from_utf8_lossy(&bytes).into_owned(),
     )
+}
+
+/// `GET /metrics` as text.
+pub async fn metrics_text(app: &Router) -> String {
+    let (status, headers, body) = send(app, "GET", "/metrics", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    let ct = headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    assert!(ct.starts_with("application/openmetrics-text"), "{ct}");
+    body
+}
+
+/// The value of one series (`name{labels}` exactly as exposed), if it is there.
+pub fn metric(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.trim().parse().ok())
 }

@@ -1,0 +1,996 @@
+/*
+ * Nyaya chat page: ask questions about the Constitution of India and read the quoted text.
+ * Vanilla JS, no build step; served at /assets/app.js and compiled into the binary.
+ *
+ * Stable hooks for the browser tests (keep these exactly):
+ *   #ask-form (form) > textarea#question, button#ask[type=submit]
+ *   .turn                  one question + answer; data-state="done" | "error" when finished
+ *                          (pending/streaming while in progress)
+ *   .turn .answer          the answer container; also has class "refusal" when refused
+ *   button.chip[data-ref][data-n]   a citation chip ("22", "1"); opens the drawer
+ *   #drawer                the provision drawer (role=dialog); `hidden` when closed
+ *   #drawer-title          its heading;  #drawer-text mark.quoted  the highlighted clause
+ *   a#drawer-pdf           link to /v1/document.pdf#page=N
+ *   #browse-toggle         shows/hides #browse;  #jump-form > input#jump  (opens a provision)
+ *   #browse [data-ref]     table-of-contents entries (buttons)
+ *   #theme-toggle          light/dark switch (persisted in localStorage "nyaya-theme")
+ *   #disclaimer            the always-visible "not legal advice" line
+ */
+'use strict';
+
+(function () {
+  // ---------------------------------------------------------------------------------------
+  // Theme. Runs before first paint (the script is not deferred) so a saved choice does not
+  // flash the other theme. No saved choice = follow prefers-color-scheme, resolved here into
+  // data-theme so that the dark palette is written once in app.css.
+  const THEME_KEY = 'nyaya-theme';
+  const MODE_KEY = 'nyaya-mode';
+  const store = {
+    get(k) { try { return localStorage.getItem(k); } catch (_) { return null; } },
+    set(k, v) { try { localStorage.setItem(k, v); } catch (_) { /* private mode: no memory */ } },
+  };
+  const savedTheme = store.get(THEME_KEY);
+  const systemDark = window.matchMedia('(prefers-color-scheme: dark)');
+  document.documentElement.dataset.theme =
+    savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : (systemDark.matches ? 'dark' : 'light');
+
+  // The server refuses (400) a request with more turns of history than this.
+  const MAX_HISTORY = 10;
+
+  const state = {
+    history: [],          // [{question, refs}] of answered turns, oldest first
+    busy: false,          // one question in flight at a time
+    turnSeq: 0,
+    toc: null,            // Promise of the provisions list (also used for ref labels)
+    tocRendered: false,
+    provisions: new Map(), // ref -> Promise<provision view>, so re-opening is instant
+    drawer: { open: false, opener: null, stack: [], current: null, token: 0 },
+  };
+  // Per-turn data the delegated click handlers need (citations by number).
+  const turnData = new WeakMap();
+
+  const $ = (sel, root) => (root || document).querySelector(sel);
+
+  document.addEventListener('DOMContentLoaded', init);
+
+  function init() {
+    initTheme();
+    initComposer();
+    initBrowse();
+    initDrawer();
+    // Delegated clicks: chips, suggestions and provision links appear all over the page.
+    document.addEventListener('click', onDocumentClick);
+    // The list is small (~500 rows) and gives human labels for refs; fetch it in the background.
+    loadToc().catch(() => { /* shown when the Browse view is opened */ });
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Small DOM helpers.
+
+  /** el('p', {class: 'x', text: 'hi', 'data-ref': '22'}, child...); null attributes are skipped. */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'text') node.textContent = v;
+      else node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c == null || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  function announce(text) {
+    const live = $('#announcer');
+    // Clearing first makes screen readers announce a repeated message again.
+    live.textContent = '';
+    setTimeout(() => { live.textContent = text; }, 50);
+  }
+
+  const pdfHref = (page) => '/v1/document.pdf' + (page ? '#page=' + page : '');
+
+  /** "Article 22(1)" -> "Art. 22(1)": chips must stay short on a phone. */
+  const shortLabel = (label) => String(label || '').replace(/^Article\s+/, 'Art. ');
+
+  /** A human label for a ref id ("21A" -> "Art. 21A"), using the TOC when it is loaded. */
+  function refLabel(ref) {
+    // Router refs may carry a clause ("15(4)"): label the provision, keep the clause.
+    const [, id, clause] = /^([^(]*)(.*)$/.exec(String(ref));
+    const p = tocIndex.get(id);
+    if (p) return provisionLabel(p) + clause;
+    if (/^\d+[A-Z]*$/.test(id)) return 'Art. ' + id + clause;
+    if (id === 'PREAMBLE') return 'Preamble';
+    return String(ref);
+  }
+  const tocIndex = new Map();
+
+  function provisionLabel(p, long) {
+    if (p.kind === 'article') return (long ? 'Article ' : 'Art. ') + p.number;
+    if (p.kind === 'preamble') return 'Preamble';
+    // Schedules are numbered in words ("SEVENTH"), appendices in roman numerals ("II").
+    if (p.kind === 'schedule' && p.number) return capitalise(p.number.toLowerCase()) + ' Schedule';
+    if (p.kind === 'appendix' && p.number) return 'Appendix ' + p.number;
+    return p.title || p.ref;
+  }
+
+  /** Formats milliseconds: 0.4 ms, 12 ms, 1.3 s. */
+  function ms(v) {
+    if (typeof v !== 'number') return '–';
+    if (v >= 1000) return (v / 1000).toFixed(1) + ' s';
+    return (v < 10 ? v.toFixed(1) : Math.round(v)) + ' ms';
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // API access. Every failure becomes an ApiError with a message fit to show to a citizen.
+
+  class ApiError extends Error {
+    constructor(code, message, status) { super(message); this.code = code; this.status = status; }
+  }
+
+  async function errorFrom(res) {
+    let code = 'http_' + res.status;
+    let message = res.status >= 500
+      ? 'The server had a problem answering (HTTP ' + res.status + ').'
+      : 'The request was not accepted (HTTP ' + res.status + ').';
+    try {
+      const body = await res.json();
+      if (body && body.error) {
+        code = body.error.code || code;
+        message = body.error.message || message;
+      }
+    } catch (_) { /* not JSON: keep the generic message */ }
+    return new ApiError(code, message, res.status);
+  }
+
+  function networkError() {
+    return new ApiError('network', 'Could not reach the Nyaya server. Check your connection and try again.', 0);
+  }
+
+  async function getJSON(url) {
+    let res;
+    try { res = await fetch(url, { headers: { Accept: 'application/json' } }); }
+    catch (_) { throw networkError(); }
+    if (!res.ok) throw await errorFrom(res);
+    return res.json();
+  }
+
+  function getProvision(ref) {
+    if (!state.provisions.has(ref)) {
+      const p = getJSON('/v1/provisions/' + encodeURIComponent(ref));
+      // Do not cache failures: a network blip should not poison the ref for the session.
+      p.catch(() => state.provisions.delete(ref));
+      state.provisions.set(ref, p);
+    }
+    return state.provisions.get(ref);
+  }
+
+  /**
+   * POSTs to /v1/ask/stream and parses the server-sent events by hand (EventSource cannot
+   * POST). Calls on(event, data) for each event and resolves with the `final` response.
+   */
+  async function streamAsk(body, on) {
+    let res;
+    try {
+      res = await fetch('/v1/ask/stream', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    } catch (_) { throw networkError(); }
+    // Validation errors (400) arrive as plain JSON before the stream opens.
+    if (!res.ok) throw await errorFrom(res);
+
+    let final = null;
+    let buffer = '';
+    const dispatch = (block) => {
+      let event = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (!line || line.startsWith(':')) continue; // comments are keep-alives
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let value = colon < 0 ? '' : line.slice(colon + 1);
+        if (value.startsWith(' ')) value = value.slice(1);
+        if (field === 'event') event = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (!data.length) return;
+      let payload;
+      try { payload = JSON.parse(data.join('\n')); } catch (_) { return; }
+      if (event === 'error') {
+        throw new ApiError(payload.code || 'stream_error',
+          capitalise(payload.message || 'the answer could not be completed') + '.', 0);
+      }
+      if (event === 'final') final = payload;
+      on(event, payload);
+    };
+    const feed = (text) => {
+      buffer += text;
+      // Normalise line ends, but keep a trailing \r: its \n may come in the next chunk.
+      const keep = buffer.endsWith('\r') ? '\r' : '';
+      buffer = buffer.slice(0, buffer.length - keep.length).replace(/\r\n?/g, '\n') + keep;
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        dispatch(block);
+      }
+    };
+
+    const decoder = new TextDecoder();
+    // Only a failed read is a network problem; errors from feed() (an `error` event, or a bug
+    // while rendering) propagate as they are.
+    const read = async (promise) => {
+      try { return await promise; } catch (_) {
+        throw new ApiError('network', 'The connection was interrupted before the answer was complete. Please try again.', 0);
+      }
+    };
+    if (res.body && res.body.getReader) {
+      const reader = res.body.getReader();
+      for (;;) {
+        const { done, value } = await read(reader.read());
+        if (done) break;
+        feed(decoder.decode(value, { stream: true }));
+      }
+    } else {
+      feed(await read(res.text())); // no streaming body: same events, all at the end
+    }
+    feed(decoder.decode() + '\n\n'); // flush a last event that lacks its blank line
+    if (!final) {
+      throw new ApiError('incomplete', 'The server closed the connection before the answer was complete. Please try again.', 0);
+    }
+    return final;
+  }
+
+  const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+  // ---------------------------------------------------------------------------------------
+  // Theme toggle: an explicit choice overrides the system preference and is remembered.
+
+  function initTheme() {
+    const btn = $('#theme-toggle');
+    const effective = () => document.documentElement.dataset.theme;
+    const sync = () => {
+      const dark = effective() === 'dark';
+      btn.setAttribute('aria-pressed', String(dark));
+      btn.textContent = dark ? 'Light theme' : 'Dark theme';
+    };
+    btn.addEventListener('click', () => {
+      const next = effective() === 'dark' ? 'light' : 'dark';
+      document.documentElement.dataset.theme = next;
+      store.set(THEME_KEY, next);
+      sync();
+    });
+    // Without an explicit choice the page follows the system as it changes.
+    systemDark.addEventListener('change', () => {
+      if (!store.get(THEME_KEY)) {
+        document.documentElement.dataset.theme = systemDark.matches ? 'dark' : 'light';
+        sync();
+      }
+    });
+    sync();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The question box.
+
+  function initComposer() {
+    const form = $('#ask-form');
+    const q = $('#question');
+    const mode = $('#mode');
+    const savedMode = store.get(MODE_KEY);
+    if (savedMode === 'extractive' || savedMode === 'llm') mode.value = savedMode;
+    mode.addEventListener('change', () => store.set(MODE_KEY, mode.value));
+
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const text = q.value.trim();
+      if (!text || state.busy) return;
+      q.value = '';
+      ask(text);
+    });
+    q.addEventListener('keydown', (ev) => {
+      // Enter sends; Shift+Enter is a new line; never while an IME is composing text.
+      if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
+        ev.preventDefault();
+        if (form.requestSubmit) form.requestSubmit(); else $('#ask').click();
+      }
+    });
+  }
+
+  function setBusy(busy) {
+    state.busy = busy;
+    const btn = $('#ask');
+    btn.disabled = busy;
+    btn.textContent = busy ? 'Asking…' : 'Ask';
+    $('#log').setAttribute('aria-busy', String(busy));
+  }
+
+  async function ask(question) {
+    if (state.busy) return;
+    showView('chat');
+    const intro = $('#intro');
+    if (intro) intro.hidden = true;
+
+    const turn = createTurn(question);
+    setBusy(true);
+    const body = { question, history: state.history.slice(-MAX_HISTORY) };
+    const mode = $('#mode').value;
+    if (mode) body.mode = mode;
+
+    try {
+      const final = await streamAsk(body, (event, data) => onStreamEvent(turn, event, data));
+      renderFinal(turn, final);
+      // Only answered turns go back as history: their cited refs are what a follow-up such as
+      // "and who can remove them?" is about. Refusals and small talk would only add noise.
+      // The answer text is omitted: the server accepts it but does not read it.
+      if (!final.refused && final.citations.length) {
+        const refs = [...new Set(final.citations.map((c) => c.ref))];
+        state.history.push({ question, refs });
+      }
+    } catch (e) {
+      renderError(turn, question, e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Turns.
+
+  function createTurn(question) {
+    const id = 'turn-' + (++state.turnSeq);
+    const status = el('p', { class: 'status', text: 'Reading your question…' });
+    const answer = el('div', { class: 'answer' }, status);
+    const turn = el('article', { class: 'turn', id, 'data-state': 'pending', 'aria-labelledby': id + '-q' },
+      el('div', { class: 'question' },
+        el('span', { class: 'sr-only', text: 'You asked: ' }),
+        el('p', { id: id + '-q', text: question })),
+      answer);
+    turnData.set(turn, { citations: [], answer, status, question });
+    $('#log').append(turn);
+    turn.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    return turn;
+  }
+
+  /** Progress while the stream runs: what the router decided, then the quotes, then text. */
+  function onStreamEvent(turn, event, data) {
+    const t = turnData.get(turn);
+    if (event === 'route') {
+      turn.dataset.state = 'streaming';
+      t.status.textContent = routeStatus(data);
+    } else if (event === 'citations') {
+      t.citations = data;
+      t.status.textContent = 'Found ' + data.length + (data.length === 1 ? ' passage' : ' passages') + '; preparing the answer…';
+      const quotes = t.answer.querySelector('.quotes') || t.answer.appendChild(el('div', { class: 'quotes' }));
+      quotes.replaceChildren(el('h3', { class: 'quotes-heading', text: 'Quoted from the text' }),
+        ...data.map((c) => quoteCard(c)));
+    } else if (event === 'delta') {
+      // Unverified LLM text: shown as it comes, replaced wholesale by the final answer.
+      let p = t.answer.querySelector('.streaming');
+      if (!p) {
+        p = el('p', { class: 'streaming' });
+        t.status.after(p);
+        t.status.textContent = 'Writing a summary (a draft until it is checked against the quotes)…';
+      }
+      p.textContent += data.text || '';
+    }
+  }
+
+  function routeStatus(r) {
+    switch (r.route) {
+      case 'article_lookup':
+        return 'Looking up ' + (r.refs.length ? r.refs.map(refLabel).join(', ') : 'the provision') + '…';
+      case 'multi_part':
+        return 'Searching the text for each part of the question…';
+      case 'out_of_scope':
+        return 'Checking whether the text covers this…';
+      case 'chit_chat':
+        return 'Replying…';
+      default:
+        return 'Searching the text of the Constitution…';
+    }
+  }
+
+  function renderFinal(turn, r) {
+    const t = turnData.get(turn);
+    t.citations = r.citations || [];
+    const answer = t.answer;
+    answer.replaceChildren();
+    answer.classList.toggle('refusal', !!r.refused);
+
+    if (r.refused) {
+      renderRefusal(answer, r);
+    } else {
+      if (r.degraded) {
+        answer.append(el('p', { class: 'notice' },
+          el('strong', { text: 'Quotes only. ' }),
+          'A written summary was asked for but is not available' +
+          (r.degraded_reason ? ': ' + r.degraded_reason : '') + '. The passages below are the exact text.'));
+      }
+      renderAnswerBody(answer, r);
+      renderSuggestions(answer, r);
+      // For an ambiguous question the readings belong right under the question back to the
+      // user, before the closest match's quote.
+      const sugg = answer.querySelector('.suggestions');
+      const prose = answer.querySelector('.prose');
+      if (sugg && prose && r.route === 'ambiguous') prose.after(sugg);
+      renderSupporting(answer, r);
+    }
+    answer.append(renderDetails(r));
+    turn.dataset.state = 'done';
+    updateEdition(r.citations && r.citations[0] && r.citations[0].edition);
+
+    const plain = stripMarkers(r.answer || '').slice(0, 300);
+    announce(r.refused
+      ? 'Not covered by the text. ' + (r.refusal_reason || '')
+      : 'Answer: ' + plain + (t.citations.length ? ' ' + t.citations.length + ' quoted passages follow.' : ''));
+  }
+
+  const stripMarkers = (s) => s.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, '');
+
+  function renderRefusal(answer, r) {
+    answer.append(
+      el('h3', { class: 'refusal-title', text: 'Not covered by the text' }),
+      el('p', { text: r.answer }));
+    if (r.refusal_reason) {
+      answer.append(el('p', { class: 'refusal-reason' }, el('strong', { text: 'Why: ' }), r.refusal_reason));
+    }
+    const kind = r.routing && r.routing.out_of_scope;
+    const where = el('ul', { class: 'where' },
+      el('li', {}, 'The official text of the Constitution: ',
+        el('a', { href: pdfHref(), target: '_blank', rel: 'noopener', text: 'the PDF this service quotes' }),
+        ', also published by the Ministry of Law and Justice at legislative.gov.in.'));
+    if (kind === 'other_law') {
+      where.append(el('li', { text: 'Acts of Parliament and their rules are published at indiacode.nic.in (India Code).' }));
+    }
+    if (kind === 'case_law') {
+      where.append(el('li', { text: 'Court judgments are published by the Supreme Court and the High Courts on their own websites.' }));
+    }
+    where.append(el('li', {
+      text: 'For your own situation: a lawyer, or free legal aid from the National Legal Services Authority (NALSA) and your State or District Legal Services Authority.',
+    }));
+    answer.append(el('h4', { class: 'where-heading', text: 'Where to look instead' }), where);
+  }
+
+  /**
+   * The answer text with [n] markers as chips. An extractive answer is a series of quote
+   * blocks ("On “x”: Article 22(1) (Title): “…” [1] (notes)"); those blocks are shown as quote
+   * cards rather than repeated as plain text. Blocks that are not quotes stay prose.
+   */
+  function renderAnswerBody(answer, r) {
+    const citations = r.citations || [];
+    const blocks = (r.answer || '').split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+    const prose = el('div', { class: 'prose' });
+    const placed = new Set();
+    const cards = [];
+
+    for (const block of blocks) {
+      const c = r.llm_used ? null : citations.find((c) =>
+        !placed.has(c.n) && block.includes('[' + c.n + ']') && block.includes(c.quote.slice(0, 40)));
+      if (c) {
+        placed.add(c.n);
+        const at = block.indexOf(c.label + ' (');
+        const lead = at > 0 ? block.slice(0, at).replace(/[:—–-]\s*$/, '').trim() : '';
+        cards.push(quoteCard(c, lead));
+      } else {
+        prose.append(paragraph(block, citations));
+      }
+    }
+    if (prose.childNodes.length) answer.append(prose);
+
+    const rest = citations.filter((c) => !placed.has(c.n)).map((c) => quoteCard(c));
+    if (cards.length || rest.length) {
+      const quotes = el('div', { class: 'quotes' });
+      // After LLM prose the quotes are the evidence; in extractive mode they are the answer.
+      if (r.llm_used || prose.childNodes.length) {
+        quotes.append(el('h3', { class: 'quotes-heading', text: 'Quoted from the text' }));
+      }
+      quotes.append(...cards, ...rest);
+      answer.append(quotes);
+    }
+    if (!answer.childNodes.length) {
+      answer.append(el('p', { class: 'muted', text: 'The server returned an empty answer.' }));
+    }
+  }
+
+  /** One paragraph (or list, for LLM bullet lines) with chips for its markers. */
+  function paragraph(block, citations) {
+    const lines = block.split('\n');
+    if (lines.length > 1 && lines.every((l) => /^\s*(?:[-*•]|\d+[.)])\s+/.test(l))) {
+      return el('ul', {}, lines.map((l) => el('li', {}, withChips(l.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, ''), citations))));
+    }
+    const p = el('p');
+    lines.forEach((l, i) => {
+      if (i) p.append(el('br'));
+      p.append(withChips(l, citations));
+    });
+    return p;
+  }
+
+  /** Text with "[1]" / "[1, 2]" replaced by chip buttons; unknown numbers stay literal. */
+  function withChips(text, citations) {
+    const frag = document.createDocumentFragment();
+    const re = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+    let last = 0;
+    let m;
+    while ((m = re.exec(text))) {
+      const cs = m[1].split(',').map((n) => citations.find((c) => c.n === Number(n)));
+      if (cs.some((c) => !c)) continue;
+      frag.append(text.slice(last, m.index));
+      cs.forEach((c) => frag.append(chip(c)));
+      last = m.index + m[0].length;
+    }
+    frag.append(text.slice(last));
+    return frag;
+  }
+
+  function chip(c) {
+    return el('button', {
+      type: 'button', class: 'chip', 'data-ref': c.ref, 'data-n': c.n, 'aria-haspopup': 'dialog',
+      title: 'Read ' + c.label + (c.title ? ' — ' + c.title : '') + ' (citation ' + c.n + ')',
+      text: shortLabel(c.label) || String(c.n),
+    });
+  }
+
+  function quoteCard(c, lead) {
+    const notes = (c.amendments || []).filter((a) => !c.clause || !a.clause || a.clause === c.clause);
+    return el('figure', { class: 'quote' },
+      lead ? el('p', { class: 'lead', text: lead }) : null,
+      el('figcaption', {},
+        chip(c), ' ',
+        el('span', { class: 'quote-title', text: c.title }), ' ',
+        el('a', { class: 'page-link', href: pdfHref(c.page), target: '_blank', rel: 'noopener',
+          text: 'PDF p. ' + c.page, title: 'Official PDF, page ' + c.page + ' (opens in a new tab)' })),
+      el('blockquote', { text: '“' + c.quote + (c.truncated ? ' …' : '') + '”' }),
+      notes.length ? el('ul', { class: 'amend-notes', 'aria-label': 'Amendment notes' },
+        notes.map((a) => el('li', { text: a.note }))) : null);
+  }
+
+  function renderSuggestions(answer, r) {
+    let items = (r.suggestions || []).map((s) => ({ question: s.question, label: s.question }));
+    if (!items.length && r.route === 'chit_chat') {
+      items = [...document.querySelectorAll('#intro .suggestion')]
+        .map((b) => ({ question: b.dataset.question, label: b.dataset.question }));
+    }
+    if (!items.length) return;
+    answer.append(el('div', { class: 'suggestions' },
+      el('p', { class: 'suggestions-label', text: r.route === 'ambiguous' ? 'Did you mean:' : 'You could ask:' }),
+      el('ul', {}, items.map((s) => el('li', {},
+        el('button', { type: 'button', class: 'suggestion', 'data-question': s.question, text: s.label }))))));
+  }
+
+  function renderSupporting(answer, r) {
+    const cited = new Set((r.citations || []).map((c) => c.ref));
+    const items = (r.supporting || []).filter((s) => !cited.has(s.ref));
+    if (!items.length) return;
+    answer.append(el('div', { class: 'supporting' },
+      el('p', { class: 'supporting-label', text: 'Related provisions:' }),
+      el('ul', {}, items.map((s) => el('li', {},
+        el('button', { type: 'button', class: 'ref-link', 'data-ref': s.ref, 'aria-haspopup': 'dialog' },
+          refLabel(s.ref) + ' — ' + s.title),
+        s.relation ? el('span', { class: 'muted', text: ' (' + relationText(s.relation) + ')' }) : null)))));
+  }
+
+  /** "cited by SCH-7" -> "cited by Seventh Schedule". */
+  function relationText(relation) {
+    return relation.replace(/\b(by|cites)\s+([0-9A-Z][0-9A-Z-]*)$/, (m, w, ref) => w + ' ' + refLabel(ref));
+  }
+
+  /** "Details": how the answer was made, for the curious and for advocates checking it. */
+  function renderDetails(r) {
+    const routing = r.routing || {};
+    const rows = [];
+    const row = (k, v) => { if (v != null && v !== '' && !(Array.isArray(v) && !v.length)) rows.push([k, v]); };
+    row('Route', (r.route || routing.route || '–').replace(/_/g, ' ') + (routing.router ? ' (' + routing.router + ' router)' : ''));
+    // Only when a search ran (refusals by the router and small talk search nothing).
+    if (r.retrieval && routing.rewritten_query) row('Searched for', routing.rewritten_query);
+    row('Sub-questions', (routing.sub_questions || []).length > 1 ? el('ol', {}, routing.sub_questions.map((s) => el('li', { text: s }))) : null);
+    row('Provisions named', (routing.refs || []).join(', '));
+    row('Follows up on', (routing.context_refs || []).join(', '));
+    if (routing.premise_check) row('Premise check', 'yes: the question asserts something; the answer shows what the text says');
+    if (routing.out_of_scope) row('Out of scope', routing.out_of_scope.replace(/_/g, ' '));
+    row('Answer mode', (r.mode || '–') + (r.llm_used ? ' (LLM used)' : '') + (r.degraded ? ' — degraded: ' + (r.degraded_reason || 'unknown reason') : ''));
+    const g = r.guards || {};
+    if (r.llm_used && (g.stripped_citations || g.dropped_quotes || g.dropped_figures)) {
+      row('Checks removed', g.stripped_citations + ' citations, ' + g.dropped_quotes + ' quotes, ' + g.dropped_figures + ' figures');
+    }
+    const conf = r.retrieval && r.retrieval.confidence;
+    row('Retrieval confidence', typeof conf === 'number' ? conf.toFixed(2) : null);
+    const tm = r.timings_ms || {};
+    row('Timings', ['route', 'retrieve', 'quote', 'llm', 'total'].map((k) => k + ' ' + ms(tm[k])).join(' · '));
+    row('Request id', el('span', {},
+      el('code', { class: 'request-id', text: r.request_id }), ' ',
+      el('a', { href: '/v1/answers/' + encodeURIComponent(r.request_id), target: '_blank', rel: 'noopener', text: 'stored basis (JSON)' })));
+
+    const dl = el('dl', {}, rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', {}, v)]));
+    const results = (r.retrieval && r.retrieval.results) || [];
+    let table = null;
+    if (results.length) {
+      // Focusable so keyboard users can scroll it sideways on a narrow screen.
+      table = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'What retrieval found' }, el('table', {},
+        el('caption', { text: 'What retrieval found' }),
+        el('thead', {}, el('tr', {}, ['#', 'Provision', 'Score', 'Found by', 'Page'].map((h) => el('th', { scope: 'col', text: h })))),
+        el('tbody', {}, results.map((h, i) => el('tr', {},
+          el('td', { text: String(i + 1) }),
+          el('td', {}, el('button', { type: 'button', class: 'ref-link', 'data-ref': h.ref, 'aria-haspopup': 'dialog' },
+            refLabel(h.ref) + (h.clause || '') + ' — ' + h.title)),
+          el('td', { class: 'num', text: typeof h.score === 'number' ? h.score.toFixed(3) : '–' }),
+          el('td', {}, legsText(h)),
+          el('td', { class: 'num', text: String(h.page || '–') }))))));
+    }
+    return el('details', { class: 'details' }, el('summary', { text: 'Details' }), dl, table);
+  }
+
+  /** Which retrieval legs found a provision, best rank first: "dense #1, lexical #3". */
+  function legsText(h) {
+    const legs = Object.entries(h.legs || {}).sort((a, b) => a[1].rank - b[1].rank)
+      .map(([name, v]) => name + ' #' + v.rank);
+    if (h.pinned) legs.unshift('named in question');
+    if (!legs.length) return ['–'];
+    return legs.flatMap((l, i) => [i ? ', ' : null, el('span', { class: 'leg', text: l })]);
+  }
+
+  function renderError(turn, question, e) {
+    const t = turnData.get(turn);
+    t.answer.className = 'answer error';
+    t.answer.replaceChildren(
+      el('p', { class: 'inline-error', role: 'alert' },
+        el('strong', { text: 'No answer: ' }), e.message || 'something went wrong.',
+        // The server's error code helps a bug report; our own client-side codes would not.
+        e.code && !['network', 'incomplete'].includes(e.code) ? el('span', { class: 'muted', text: ' (' + e.code + ')' }) : null),
+      el('button', { type: 'button', class: 'btn suggestion', 'data-question': question, text: 'Try again' }));
+    turn.dataset.state = 'error';
+  }
+
+  function updateEdition(edition) {
+    if (!edition) return;
+    $('#disclaimer').textContent =
+      'This is the text of the Constitution of India (' + edition + ' edition), not legal advice.';
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Delegated clicks.
+
+  function onDocumentClick(ev) {
+    const target = ev.target.closest('button, a');
+    if (!target) return;
+    if (target.matches('button.chip')) {
+      const turn = target.closest('.turn');
+      const t = turn && turnData.get(turn);
+      const c = t && t.citations.find((x) => String(x.n) === target.dataset.n && x.ref === target.dataset.ref);
+      openDrawer(target.dataset.ref, c ? { span: c.span, page: c.page, cls: 'quoted' } : null, target);
+    } else if (target.matches('button.suggestion[data-question]')) {
+      const q = target.dataset.question;
+      if (state.busy) { $('#question').value = q; $('#question').focus(); return; }
+      ask(q);
+    } else if (target.matches('button.ref-link[data-ref]')) {
+      const inDrawer = !!target.closest('#drawer');
+      openDrawer(target.dataset.ref, target.dataset.clause ? { clause: target.dataset.clause, cls: 'target' } : null,
+        target, inDrawer);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Browse: table of contents and the jump box.
+
+  function initBrowse() {
+    $('#browse-toggle').addEventListener('click', () => {
+      showView($('#browse').hidden ? 'browse' : 'chat');
+      if (!$('#browse').hidden) $('#jump').focus();
+      else $('#question').focus();
+    });
+    $('#jump-form').addEventListener('submit', async (ev) => {
+      ev.preventDefault();
+      const input = $('#jump');
+      const err = $('#jump-error');
+      const value = input.value.trim();
+      const fail = (msg) => {
+        err.textContent = msg;
+        err.hidden = false;
+        input.setAttribute('aria-invalid', 'true');
+      };
+      err.hidden = true;
+      input.removeAttribute('aria-invalid');
+      if (!value) return fail('Type an article number or a name, e.g. “21A” or “Seventh Schedule”.');
+      try {
+        const view = await getJSON('/v1/provisions/' + encodeURIComponent(value));
+        state.provisions.set(view.ref, Promise.resolve(view));
+        openDrawer(view.ref, null, input);
+      } catch (e) {
+        fail(e.code === 'unknown_ref' || e.status === 404
+          ? 'No provision matches “' + value + '”. Try a form like “21A”, “Art. 21-A” or “Seventh Schedule”.'
+          : 'Could not open “' + value + '”: ' + e.message);
+      }
+    });
+  }
+
+  function showView(name) {
+    const browse = name === 'browse';
+    $('#browse').hidden = !browse;
+    $('#chat').hidden = browse;
+    const btn = $('#browse-toggle');
+    btn.setAttribute('aria-expanded', String(browse));
+    btn.textContent = browse ? 'Back to questions' : 'Browse the text';
+    if (browse) renderToc();
+  }
+
+  function loadToc() {
+    if (!state.toc) {
+      state.toc = getJSON('/v1/provisions').then((d) => {
+        for (const p of d.provisions) tocIndex.set(p.ref, p);
+        return d.provisions;
+      });
+      state.toc.catch(() => { state.toc = null; }); // let a later visit retry
+    }
+    return state.toc;
+  }
+
+  async function renderToc() {
+    if (state.tocRendered) return;
+    const box = $('#toc');
+    let list;
+    try {
+      list = await loadToc();
+    } catch (e) {
+      box.replaceChildren(el('p', { class: 'inline-error', role: 'alert' },
+        'Could not load the table of contents: ' + e.message + ' ',
+        el('button', { type: 'button', class: 'btn', id: 'toc-retry', text: 'Retry' })));
+      $('#toc-retry').addEventListener('click', () => { box.replaceChildren(el('p', { class: 'muted', text: 'Loading…' })); renderToc(); });
+      return;
+    }
+    state.tocRendered = true;
+
+    // Group in constitutional order: Preamble, Parts (with their chapters), Schedules, Appendices.
+    const groups = [];
+    let cur = null;
+    for (const p of list) {
+      const key = p.kind === 'article' ? 'part:' + (p.part_number || '') : p.kind;
+      if (!cur || cur.key !== key) {
+        cur = { key, kind: p.kind, items: [], first: p };
+        groups.push(cur);
+      }
+      cur.items.push(p);
+    }
+    const sections = groups.map((g) => {
+      if (g.kind === 'preamble') {
+        return el('div', { class: 'toc-single' }, ...g.items.map(tocEntry));
+      }
+      let title;
+      let range = '';
+      if (g.kind === 'article') {
+        title = g.first.part_number ? 'Part ' + g.first.part_number + (g.first.part_title ? ' — ' + g.first.part_title : '') : 'Articles';
+        const last = g.items[g.items.length - 1];
+        range = g.items.length > 1 ? 'Articles ' + g.first.number + '–' + last.number : 'Article ' + g.first.number;
+      } else {
+        title = g.kind === 'schedule' ? 'Schedules' : g.kind === 'appendix' ? 'Appendices' : capitalise(g.kind);
+        range = g.items.length + ' items';
+      }
+      const ul = el('ul', { class: 'toc-list' });
+      let chapter = null;
+      for (const p of g.items) {
+        if (p.chapter && p.chapter !== chapter) {
+          chapter = p.chapter;
+          ul.append(el('li', { class: 'toc-chapter', text: p.chapter }));
+        }
+        ul.append(el('li', {}, tocEntry(p)));
+      }
+      return el('details', { class: 'toc-part' },
+        el('summary', {}, el('span', { class: 'toc-part-title', text: title }), ' ', el('span', { class: 'muted', text: range })),
+        ul);
+    });
+    box.replaceChildren(el('p', { class: 'muted', text: list.length + ' provisions. Open a Part to see its articles.' }), ...sections);
+  }
+
+  function tocEntry(p) {
+    const omitted = p.status === 'omitted';
+    const article = p.kind === 'article';
+    const named = p.kind === 'schedule' || p.kind === 'appendix';
+    return el('button', { type: 'button', class: 'ref-link toc-entry' + (omitted ? ' omitted' : '') + (named ? ' toc-named' : ''), 'data-ref': p.ref, 'aria-haspopup': 'dialog' },
+      article ? el('span', { class: 'toc-num', text: p.number + '.' })
+        : named ? el('span', { class: 'toc-name', text: provisionLabel(p) }) : null,
+      el('span', { class: 'toc-title', text: p.title || p.ref }),
+      omitted ? el('span', { class: 'tag', text: 'omitted' }) : null);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The provision drawer: a modal dialog. The page behind it is made inert while it is open.
+
+  function initDrawer() {
+    $('#drawer-close').addEventListener('click', closeDrawer);
+    $('#drawer-backdrop').addEventListener('click', closeDrawer);
+    $('#drawer-back').addEventListener('click', () => {
+      const prev = state.drawer.stack.pop();
+      if (prev) showProvision(prev.ref, prev.hl);
+    });
+    document.addEventListener('keydown', (ev) => {
+      if (!state.drawer.open) return;
+      if (ev.key === 'Escape') { ev.preventDefault(); closeDrawer(); }
+      else if (ev.key === 'Tab') trapFocus(ev);
+    });
+  }
+
+  function trapFocus(ev) {
+    const items = [...$('#drawer').querySelectorAll('button, a[href], [tabindex="0"]')]
+      .filter((n) => n.getClientRects().length > 0); // visible ones only
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (ev.shiftKey && (document.activeElement === first || !$('#drawer').contains(document.activeElement))) {
+      ev.preventDefault(); last.focus();
+    } else if (!ev.shiftKey && document.activeElement === last) {
+      ev.preventDefault(); first.focus();
+    }
+  }
+
+  /**
+   * Opens (or, from inside the drawer, navigates) to a provision. hl = {span, cls, page} to
+   * highlight a quoted span, or {clause, cls} to highlight a clause by its label.
+   */
+  function openDrawer(ref, hl, opener, fromInside) {
+    const d = state.drawer;
+    if (!d.open) {
+      d.open = true;
+      d.opener = opener || document.activeElement;
+      d.stack = [];
+      $('#drawer-backdrop').hidden = false;
+      $('#drawer').hidden = false;
+      for (const sel of ['header.top', '#main', 'footer.bottom']) $(sel).inert = true;
+      document.body.classList.add('drawer-open');
+    } else if (fromInside && d.current) {
+      d.stack.push(d.current);
+    } else {
+      d.stack = []; // a new chip while open (not possible while modal, but be safe)
+    }
+    showProvision(ref, hl);
+  }
+
+  function closeDrawer() {
+    const d = state.drawer;
+    if (!d.open) return;
+    d.open = false;
+    d.token++; // ignore a fetch still in flight
+    $('#drawer').hidden = true;
+    $('#drawer-backdrop').hidden = true;
+    for (const sel of ['header.top', '#main', 'footer.bottom']) $(sel).inert = false;
+    document.body.classList.remove('drawer-open');
+    const back = d.opener && d.opener.isConnected ? d.opener : $('#question');
+    if (back) back.focus();
+  }
+
+  async function showProvision(ref, hl) {
+    const d = state.drawer;
+    const token = ++d.token;
+    d.current = { ref, hl };
+    $('#drawer-back').hidden = !d.stack.length;
+    // The label alone until the text arrives (a TOC entry knows it: "Article 21A").
+    const known = tocIndex.get(ref);
+    $('#drawer-title').textContent = known ? provisionLabel(known, true) : refLabel(ref);
+    $('#drawer-kicker').textContent = '';
+    $('#drawer-status').hidden = true;
+    $('#drawer-error').hidden = true;
+    $('#drawer-text').replaceChildren(el('p', { class: 'muted', text: 'Loading the text…' }));
+    for (const id of ['#drawer-amendments', '#drawer-outgoing', '#drawer-incoming']) $(id).hidden = true;
+    $('#drawer-title').focus({ preventScroll: true });
+
+    let view;
+    try {
+      view = await getProvision(ref);
+    } catch (e) {
+      if (token !== d.token) return;
+      $('#drawer-text').replaceChildren();
+      $('#drawer-error').textContent = e.code === 'unknown_ref'
+        ? 'There is no provision “' + ref + '” in this text.'
+        : 'Could not load this provision: ' + e.message;
+      $('#drawer-error').hidden = false;
+      return;
+    }
+    if (token !== d.token) return; // the user moved on
+    renderProvision(view, hl);
+  }
+
+  function renderProvision(v, hl) {
+    // Title "Article 22 — Protection against arrest …"; above it, where it sits in the text.
+    const kindLabel = provisionLabel(v, true);
+    const kicker = [];
+    if (v.part) kicker.push('Part ' + v.part.number + (v.part.title ? ' — ' + v.part.title : ''));
+    if (v.chapter) kicker.push(v.chapter);
+    if (v.subheading) kicker.push(v.subheading);
+    $('#drawer-kicker').textContent = kicker.join(' · ');
+    $('#drawer-title').textContent = v.title && v.title !== kindLabel ? kindLabel + ' — ' + v.title : kindLabel;
+    updateEdition(v.edition);
+
+    const status = $('#drawer-status');
+    status.hidden = v.status !== 'omitted';
+    status.textContent = 'Omitted — this provision is no longer in force. What the edition prints in its place is shown below.';
+
+    const page = (hl && hl.page) || (v.pages && v.pages.start);
+    const pdf = $('#drawer-pdf');
+    pdf.href = pdfHref(page);
+    pdf.textContent = 'Official PDF, page ' + page;
+
+    // Highlight: a citation's span, or the clause a cross-reference points at.
+    let range = null;
+    if (hl && hl.span) range = hl.span;
+    else if (hl && hl.clause) {
+      const c = (v.clauses || []).find((x) => x.label === hl.clause);
+      if (c) range = { start: c.start, end: c.end };
+    }
+    const box = $('#drawer-text');
+    box.replaceChildren(...textWithMark(v.text || '', range, (hl && hl.cls) || 'quoted'));
+    const mark = box.querySelector('mark');
+    $('#drawer-body').scrollTop = 0;
+    if (mark) mark.scrollIntoView({ block: 'center' });
+
+    renderAmendments(v.amendments || []);
+    renderXrefs(v.cross_refs || { outgoing: [], incoming: [] });
+  }
+
+  /** Splits text at code-point offsets (the API's offsets count Unicode scalars, not UTF-16). */
+  function textWithMark(text, range, cls) {
+    if (!range) return [text];
+    const chars = Array.from(text);
+    const start = Math.max(0, Math.min(range.start, chars.length));
+    const end = Math.max(start, Math.min(range.end, chars.length));
+    if (end === start) return [text];
+    return [
+      chars.slice(0, start).join(''),
+      el('mark', { class: cls, text: chars.slice(start, end).join('') }),
+      chars.slice(end).join(''),
+    ];
+  }
+
+  function renderAmendments(list) {
+    const sec = $('#drawer-amendments');
+    sec.hidden = !list.length;
+    sec.querySelector('ul').replaceChildren(...list.map((a) => {
+      const what = [];
+      what.push(capitalise(a.kind || 'amended'));
+      if (a.instrument) what.push(' by the ' + a.instrument.replace(/^the\s+/i, '') + (a.section ? ', ' + a.section : ''));
+      const when = longDate(a.effective_from) || a.effective_text;
+      if (when) what.push(', with effect from ' + when);
+      // The footnote itself only when it says more than "Ins. by … Act (w.e.f. …)", e.g.
+      // which words were omitted; or when the parts above could not be read from it.
+      const informative = a.raw && (!a.instrument || !/^(ins|subs|omitted|added|inserted|substituted)\b/i.test(a.raw));
+      return el('li', {},
+        a.clause ? el('span', { class: 'tag', text: a.clause }) : null,
+        a.clause ? ' ' : null,
+        what.join('') + '.',
+        informative ? el('small', { class: 'raw', text: 'Footnote: ' + a.raw }) : null);
+    }));
+  }
+
+  /** "2010-04-01" -> "1 April 2010" (day-month-year, as Indian legal texts write dates). */
+  function longDate(iso) {
+    if (!iso || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
+    const d = new Date(iso + 'T00:00:00Z');
+    return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  }
+
+  function renderXrefs(x) {
+    const out = $('#drawer-outgoing');
+    const seen = new Set();
+    const outgoing = (x.outgoing || []).filter((r) => {
+      const k = (r.to || 'part:' + r.to_part) + (r.clause || '');
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    out.hidden = !outgoing.length;
+    out.querySelector('ul').replaceChildren(...outgoing.map((r) => el('li', {}, r.to
+      ? el('button', { type: 'button', class: 'ref-link', 'data-ref': r.to, 'data-clause': r.clause || null },
+        refLabel(r.to) + (r.clause || '') + (tocIndex.get(r.to) ? ' — ' + tocIndex.get(r.to).title : ''))
+      : el('span', { text: r.to_part ? 'Part ' + r.to_part : r.surface }))));
+
+    const inc = $('#drawer-incoming');
+    const incoming = x.incoming || [];
+    inc.hidden = !incoming.length;
+    inc.querySelector('ul').replaceChildren(...incoming.map((r) => el('li', {},
+      el('button', { type: 'button', class: 'ref-link', 'data-ref': r.from },
+        refLabel(r.from) + ' — ' + r.title),
+      r.clause ? el('span', { class: 'muted', text: ' (about clause ' + r.clause + ')' }) : null)));
+  }
+})();

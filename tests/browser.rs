@@ -1,0 +1,152 @@
+//! The chat page in a real browser: Debian's headless Chromium, driven over WebDriver, against
+//! the real server (a TCP listener) on a real Postgres with the real corpus. Asks a question,
+//! opens a citation's drawer, asks what the text does not cover, browses and jumps to 21A, and
+//! saves a screenshot of each state (to `NYAYA_SCREENSHOTS`, default `target/screenshots`;
+//! `make screenshots` writes them to `docs/screenshots`).
+//!
+//! Needs `chromium` and `chromedriver`: `bash scripts/browser.sh` installs them (`make test`
+//! runs it first).
+
+mod common;
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use sqlx::PgPool;
+
+use common::webdriver::{Browser, ENTER, ESCAPE};
+
+fn screenshot_dir() -> PathBuf {
+    std::env::var_os("NYAYA_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::repo_path("target/screenshots"))
+}
+
+/// Serves the API on a free local port; returns its base URL.
+async fn serve(pool: &PgPool) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = common::app(pool);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+/// How long a page state may take to appear: an answer embeds the question and its spans
+/// (about a second in a debug build; far more on a loaded CI machine).
+const WAIT: u64 = 90;
+
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
+    common::ingest_with_vectors(&pool).await;
+    let base = serve(&pool).await;
+    let shots = screenshot_dir();
+    let b = Browser::start(1280, 900).await;
+    b.goto(&format!("{base}/")).await;
+
+    // The disclaimer is always there.
+    let disclaimer = b.wait_for("#disclaimer", WAIT).await;
+    assert!(
+        b.text(&disclaimer).await.contains("not legal advice"),
+        "{}",
+        b.text(&disclaimer).await
+    );
+
+    // 1. A question; the answer quotes 22(1) with a chip.
+    let q = b.wait_for("#question", WAIT).await;
+    b.type_into(
+        &q,
+        "Can the police keep me locked up without telling me why?",
+    )
+    .await;
+    b.click(&b.wait_for("#ask", WAIT).await).await;
+    let turn = b.wait_for(".turn[data-state=done]", WAIT).await;
+    let answer_text = b.text(&turn).await;
+    assert!(
+        answer_text.contains("informed, as soon as may be, of the grounds for such arrest"),
+        "{answer_text}"
+    );
+    assert!(
+        b.find_all(".turn .answer.refusal").await.is_empty(),
+        "an answer styled as a refusal"
+    );
+    let chip = b.wait_for("button.chip[data-ref='22']", WAIT).await;
+    b.screenshot(&shots, "answer").await;
+
+    // 2. The chip opens the drawer: Article 22 with the quoted clause highlighted and the
+    //    PDF at its page.
+    b.click(&chip).await;
+    let drawer = b.wait_for("#drawer", WAIT).await;
+    let title = b.text(&b.wait_for("#drawer-title", WAIT).await).await;
+    assert!(title.contains("Protection against arrest"), "{title}");
+    let drawer_text = b.text(&drawer).await;
+    assert!(drawer_text.contains("Article 22"), "{drawer_text}");
+    let mark = b.wait_for("#drawer-text mark.quoted", WAIT).await;
+    let highlighted = b.text(&mark).await;
+    assert!(
+        highlighted.contains("informed, as soon as may be, of the grounds"),
+        "highlighted: {highlighted}"
+    );
+    let pdf = b
+        .attr(&b.wait_for("a#drawer-pdf", WAIT).await, "href")
+        .await;
+    let pdf = pdf.unwrap_or_default();
+    assert!(pdf.contains("/v1/document.pdf#page="), "PDF link {pdf:?}");
+    b.screenshot(&shots, "drawer").await;
+    b.press(ESCAPE).await;
+    b.wait_gone("#drawer", WAIT).await;
+
+    // 3. What the text does not cover is a refusal, styled as one.
+    let q = b.wait_for("#question", WAIT).await;
+    b.type_into(&q, "Who won the 2019 cricket world cup?").await;
+    b.type_into(&q, ENTER).await;
+    let refusal = b.wait_for(".turn .answer.refusal", WAIT).await;
+    let refusal_text = b.text(&refusal).await;
+    assert!(
+        refusal_text.to_lowercase().contains("not cover"),
+        "{refusal_text}"
+    );
+    assert_eq!(
+        b.find_all(".turn[data-state=done]").await.len(),
+        2,
+        "both turns finished"
+    );
+    b.scroll_to(&refusal).await;
+    b.screenshot(&shots, "refusal").await;
+
+    // 4. Browse: the table of contents lists 21A; the jump box opens it.
+    b.click(&b.wait_for("#browse-toggle", WAIT).await).await;
+    b.wait_for("#browse", WAIT).await;
+    assert!(
+        !b.find_all("#browse [data-ref='21A']").await.is_empty(),
+        "21A missing from the table of contents"
+    );
+    b.screenshot(&shots, "browse").await;
+    let jump = b.wait_for("#jump", WAIT).await;
+    b.type_into(&jump, "Art. 21-A").await;
+    b.type_into(&jump, ENTER).await;
+    let drawer = b.wait_for("#drawer", WAIT).await;
+    let title = b.text(&b.wait_for("#drawer-title", WAIT).await).await;
+    assert!(title.to_lowercase().contains("education"), "{title}");
+    let drawer_text = b.text(&drawer).await;
+    assert!(drawer_text.contains("Article 21A"), "{drawer_text}");
+    b.screenshot(&shots, "jump").await;
+
+    // 5. Phone width, dark theme: the page still works and says what it is.
+    b.press(ESCAPE).await;
+    b.resize(390, 844).await;
+    b.click(&b.wait_for("#theme-toggle", WAIT).await).await;
+    let theme = b
+        .script(
+            "return document.documentElement.dataset.theme || ''",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        theme,
+        json!("dark"),
+        "the toggle switches to dark from light"
+    );
+    b.wait_for("#disclaimer", WAIT).await;
+    b.screenshot(&shots, "phone-dark").await;
+    b.quit().await;
+}
