@@ -587,6 +587,9 @@ pub struct TocEntry {
     pub part_title: Option<String>,
     #[schema(required)]
     pub chapter: Option<String>,
+    /// The italic group heading within a Part or Chapter ("Right to Equality").
+    #[schema(required)]
+    pub subheading: Option<String>,
     pub status: String,
     pub page_start: i32,
 }
@@ -597,7 +600,7 @@ pub async fn list_provisions(
     kind: Option<&str>,
 ) -> AppResult<Vec<TocEntry>> {
     Ok(sqlx::query_as::<_, TocEntry>(
-        "SELECT ref_id, kind, number, title, part_number, part_title, chapter, status, page_start
+        "SELECT ref_id, kind, number, title, part_number, part_title, chapter, subheading, status, page_start
          FROM provisions
          WHERE ($1::text IS NULL OR part_number = $1) AND ($2::text IS NULL OR kind = $2)
          ORDER BY ordinal",

@@ -377,6 +377,9 @@ async fn table_of_contents_filters(app: &Router, summary: &IngestSummary) {
         for item in body["provisions"].as_array().unwrap() {
             assert_eq!(item["part_number"], "III");
             assert_eq!(item["part_title"], "Fundamental Rights");
+            if item["ref"] == "14" {
+                assert_eq!(item["subheading"], "Right to Equality", "{item}");
+            }
         }
     }
 

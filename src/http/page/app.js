@@ -771,10 +771,17 @@
       }
       const ul = el('ul', { class: 'toc-list' });
       let chapter = null;
+      let subheading = null;
       for (const p of g.items) {
         if (p.chapter && p.chapter !== chapter) {
           chapter = p.chapter;
+          subheading = null;
           ul.append(el('li', { class: 'toc-chapter', text: p.chapter }));
+        }
+        // Part III's groups ("Right to Equality", "Right to Freedom", …) and the like.
+        if (p.subheading && p.subheading !== subheading) {
+          subheading = p.subheading;
+          ul.append(el('li', { class: 'toc-subheading', text: p.subheading }));
         }
         ul.append(el('li', {}, tocEntry(p)));
       }
