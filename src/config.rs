@@ -187,6 +187,11 @@ pub struct Config {
         default_value_t = 30
     )]
     pub audit_retention_days: u32,
+
+    /// A folder with the chat page's files (index.html, app.js, app.css) to serve from disk on
+    /// every request instead of the copies compiled in: for editing the page without a rebuild.
+    #[arg(long, env = "NYAYA_PAGE_DIR", global = true)]
+    pub page_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -240,5 +245,32 @@ impl Config {
         Ok(Some(Arc::new(
             LlmClient::new(config).map_err(AppError::Resource)?,
         )))
+    }
+}
+
+/// `N` comma-separated numbers ("2,0.3,0,0.1"), for the weight settings; `names` says what
+/// they are in the error ("fused,dense,lexical,title").
+pub fn comma_numbers<const N: usize>(s: &str, names: &str) -> Result<[f64; N], String> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f64>().map_err(|e| format!("{x:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    v.try_into()
+        .map_err(|_| format!("expected {N} comma-separated numbers: {names}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comma_numbers;
+
+    #[test]
+    fn comma_numbers_wants_exactly_n_numbers() {
+        assert_eq!(comma_numbers::<2>(" 0.25, 0.1", "a,b"), Ok([0.25, 0.1]));
+        assert!(comma_numbers::<2>("1,2,3", "a,b")
+            .unwrap_err()
+            .contains("expected 2"));
+        assert!(comma_numbers::<4>("1,x,3,4", "a,b,c,d")
+            .unwrap_err()
+            .contains("\"x\""));
     }
 }

@@ -58,10 +58,6 @@ fn logs() -> String {
 
 // ---------------------------------------------------------------------------------------
 
-async fn ingest(pool: &PgPool) {
-    common::ingest_with_vectors(pool).await;
-}
-
 fn answerer(pool: &PgPool, llm: Option<Arc<LlmClient>>) -> Answerer {
     Answerer {
         pool: pool.clone(),
@@ -108,7 +104,7 @@ const POLICE: &str = "Can the police keep me locked up without telling me why?";
 
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
-    ingest(&pool).await;
+    common::ingest_with_vectors(&pool).await;
     let a = answerer(&pool, None);
 
     // The done-when question: a verbatim quote of 22(1), cited.
@@ -353,7 +349,7 @@ const HALLUCINATING: &str = "The police must tell you the grounds of your arrest
 async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) {
     let logs_start = logs().len();
     let _ = capture_logs();
-    ingest(&pool).await;
+    common::ingest_with_vectors(&pool).await;
     let primary = FakeLlm::start().await;
     let fallback = FakeLlm::start().await;
     let llm = client(&primary, &fallback);
@@ -489,14 +485,7 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
         .to_str()
         .unwrap()
         .starts_with("text/event-stream"));
-    let events: Vec<(String, Value)> = body
-        .split("\n\n")
-        .filter_map(|block| {
-            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
-            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
-            Some((name.to_string(), serde_json::from_str(data).unwrap()))
-        })
-        .collect();
+    let events = common::sse_events(&body);
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names.first(), Some(&"route"), "{names:?}");
     assert_eq!(names.get(1), Some(&"citations"), "{names:?}");

@@ -275,14 +275,7 @@ impl Checker {
             .as_str()
             .unwrap()
             .to_string();
-        let events: Vec<(String, Value)> = text
-            .split("\n\n")
-            .filter_map(|frame| {
-                let name = frame.lines().find_map(|l| l.strip_prefix("event: "))?;
-                let data = frame.lines().find_map(|l| l.strip_prefix("data: "))?;
-                Some((name.to_string(), serde_json::from_str(data).unwrap()))
-            })
-            .collect();
+        let events = common::sse_events(&text);
         for (name, data) in &events {
             let (component, many) = match name.as_str() {
                 "route" => ("Routing", false),

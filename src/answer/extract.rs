@@ -45,17 +45,11 @@ impl std::str::FromStr for QuoteWeights {
     type Err = String;
     /// "overlap,rank_prior", e.g. "0.25,0.1".
     fn from_str(s: &str) -> Result<Self, String> {
-        let v: Vec<f64> = s
-            .split(',')
-            .map(|x| x.trim().parse::<f64>().map_err(|e| format!("{x:?}: {e}")))
-            .collect::<Result<_, _>>()?;
-        match v.as_slice() {
-            [overlap, rank_prior] => Ok(QuoteWeights {
-                overlap: *overlap,
-                rank_prior: *rank_prior,
-            }),
-            _ => Err("quote weights are two numbers: overlap,rank_prior".into()),
-        }
+        let [overlap, rank_prior] = crate::config::comma_numbers(s, "overlap,rank_prior")?;
+        Ok(QuoteWeights {
+            overlap,
+            rank_prior,
+        })
     }
 }
 /// Spans scored per provision at most (a Schedule has hundreds of entries).

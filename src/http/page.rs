@@ -1,9 +1,11 @@
 //! The chat page at `/`: three static files compiled into the binary (no CDN, no build step),
 //! and `GET /v1/document.pdf`, the ingested PDF the page links to at a page (`#page=N`).
 //!
-//! `NYAYA_PAGE_DIR` (a folder holding the same three files) makes the server read them from
-//! disk on every request instead, so the page can be edited without rebuilding.
+//! `NYAYA_PAGE_DIR` (`Config::page_dir`, a folder holding the same three files) makes the
+//! server read them from disk on every request instead, so the page can be edited without
+//! rebuilding.
 
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -42,8 +44,8 @@ pub fn router() -> Router<AppState> {
 /// The chat page.
 #[utoipa::path(get, path = "/", tag = "page", operation_id = "page", responses(
     (status = 200, description = "The page", content_type = "text/html", body = String)))]
-async fn index() -> Result<Response, ApiError> {
-    serve("index.html")
+async fn index(State(state): State<AppState>) -> Result<Response, ApiError> {
+    serve(&state, "index.html")
 }
 
 /// The page's script and style sheet.
@@ -53,11 +55,14 @@ async fn index() -> Result<Response, ApiError> {
         (status = 200, description = "The file", content((String = "text/javascript"), (String = "text/css"))),
         (status = 404, description = "`not_found`: no such file", body = super::error::ErrorBody),
     ))]
-async fn asset(Path(file): Path<String>) -> Result<Response, ApiError> {
+async fn asset(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+) -> Result<Response, ApiError> {
     if file == "index.html" {
         return Err(not_found(&file));
     }
-    serve(&file)
+    serve(&state, &file)
 }
 
 fn not_found(file: &str) -> ApiError {
@@ -66,15 +71,17 @@ fn not_found(file: &str) -> ApiError {
     })
 }
 
-fn serve(file: &str) -> Result<Response, ApiError> {
+fn serve(state: &AppState, file: &str) -> Result<Response, ApiError> {
     let (name, content_type, embedded) = ASSETS
         .iter()
         .find(|(name, _, _)| *name == file)
         .ok_or_else(|| not_found(file))?;
-    let body = match std::env::var_os("NYAYA_PAGE_DIR") {
-        Some(dir) => std::fs::read_to_string(std::path::Path::new(&dir).join(name))
-            .map_err(|e| AppError::Resource(format!("NYAYA_PAGE_DIR/{name}: {e}")))?,
-        None => (*embedded).to_string(),
+    let body = match &state.config.page_dir {
+        Some(dir) => Body::from(
+            std::fs::read_to_string(dir.join(name))
+                .map_err(|e| AppError::Resource(format!("{}: {e}", dir.join(name).display())))?,
+        ),
+        None => Body::from(*embedded),
     };
     Ok((
         [

@@ -34,9 +34,9 @@ pub struct QueryFacts {
 }
 
 /// Every chunk vector of one model, by provision, and every heading's lexemes.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct RescoreCorpus {
-    pub key: Option<CorpusKey>,
+    pub key: CorpusKey,
     pub vectors: HashMap<String, Vec<Vec<f32>>>,
     pub title_lexemes: HashMap<String, HashSet<String>>,
 }
@@ -107,7 +107,7 @@ impl RescoreCache {
     /// Searches that arrive during a load wait for it rather than load again.
     pub async fn get(&self, pool: &PgPool, key: &CorpusKey) -> AppResult<Arc<RescoreCorpus>> {
         let mut slot = self.0.lock().await;
-        if let Some(c) = slot.as_ref().filter(|c| c.key.as_ref() == Some(key)) {
+        if let Some(c) = slot.as_ref().filter(|c| c.key == *key) {
             return Ok(c.clone());
         }
         let t = std::time::Instant::now();
@@ -116,7 +116,7 @@ impl RescoreCache {
             legs::title_lexemes(pool)
         )?;
         let corpus = Arc::new(RescoreCorpus {
-            key: Some(key.clone()),
+            key: key.clone(),
             vectors,
             title_lexemes,
         });
@@ -141,7 +141,11 @@ mod tests {
     #[test]
     fn features_take_the_best_chunk_and_the_heading_share() {
         let corpus = RescoreCorpus {
-            key: None,
+            key: CorpusKey {
+                sha256: "test".into(),
+                model_id: "test".into(),
+                vectors: 3,
+            },
             vectors: HashMap::from([
                 ("21A".to_string(), vec![vec![1.0, 0.0], vec![0.6, 0.8]]),
                 ("21".to_string(), vec![vec![0.0, 1.0]]),

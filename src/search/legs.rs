@@ -1,11 +1,11 @@
 //! The retrieval legs and the second stage's features as SQL. Each leg returns chunk hits, best
 //! first, as (provision, score).
 
+use std::collections::{HashMap, HashSet};
+
 use sqlx::PgPool;
 
 use nyaya_ingest::RefId;
-
-use std::collections::{HashMap, HashSet};
 
 use super::features::{CorpusKey, QueryFacts};
 use crate::embed::to_pgvector;

@@ -595,7 +595,7 @@ async fn second_stage(
         return Ok(fused);
     }
     let t = Instant::now();
-    if let (Some(vector), Some(_)) = (query_vector, &models.embedder) {
+    if let Some(vector) = query_vector {
         let n = opts.rerank_depth.min(fused.len());
         let head: Vec<(RefId, f64)> = fused[..n]
             .iter()

@@ -74,19 +74,14 @@ impl std::str::FromStr for Weights {
     type Err = String;
     /// "fused,dense,lexical,title", e.g. "0.3,1,0.2,0.25".
     fn from_str(s: &str) -> Result<Self, String> {
-        let v: Vec<f64> = s
-            .split(',')
-            .map(|x| x.trim().parse::<f64>().map_err(|e| format!("{x:?}: {e}")))
-            .collect::<Result<_, _>>()?;
-        match v.as_slice() {
-            [fused, dense, lexical, title] => Ok(Weights {
-                fused: *fused,
-                dense: *dense,
-                lexical: *lexical,
-                title: *title,
-            }),
-            _ => Err("weights are four numbers: fused,dense,lexical,title".into()),
-        }
+        let [fused, dense, lexical, title] =
+            crate::config::comma_numbers(s, "fused,dense,lexical,title")?;
+        Ok(Weights {
+            fused,
+            dense,
+            lexical,
+            title,
+        })
     }
 }
 

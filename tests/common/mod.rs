@@ -356,3 +356,14 @@ pub fn metric(text: &str, series: &str) -> Option<f64> {
         .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
         .and_then(|v| v.trim().parse().ok())
 }
+
+/// The events of a server-sent-events body: `(name, data as JSON)` per frame.
+pub fn sse_events(body: &str) -> Vec<(String, Value)> {
+    body.split("\n\n")
+        .filter_map(|frame| {
+            let name = frame.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = frame.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((name.to_string(), serde_json::from_str(data).unwrap()))
+        })
+        .collect()
+}
