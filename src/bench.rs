@@ -18,6 +18,9 @@ pub struct ModeBench {
     /// stage → (p50, p95, p99) in ms.
     pub stages: Vec<(&'static str, [f64; 3])>,
     pub qps: f64,
+    /// The slowest questions by their median total over the rounds, slowest first, with the
+    /// stage timings of their median round.
+    pub slowest: Vec<(String, Timings)>,
 }
 
 fn stage_names() -> Vec<&'static str> {
@@ -36,6 +39,7 @@ pub async fn bench_mode(
     base: &SearchOptions,
     mode: Mode,
     rounds: usize,
+    show_slowest: usize,
 ) -> AppResult<ModeBench> {
     let opts = SearchOptions {
         mode,
@@ -45,17 +49,29 @@ pub async fn bench_mode(
         search(pool, models, q, &opts, String::new()).await?;
     }
     let mut timings = Vec::with_capacity(questions.len() * rounds);
+    let mut per_question: Vec<Vec<Timings>> = vec![Vec::with_capacity(rounds); questions.len()];
     let started = Instant::now();
     for _ in 0..rounds {
-        for q in questions {
-            timings.push(
-                search(pool, models, q, &opts, String::new())
-                    .await?
-                    .timings_ms,
-            );
+        for (i, q) in questions.iter().enumerate() {
+            let t = search(pool, models, q, &opts, String::new())
+                .await?
+                .timings_ms;
+            per_question[i].push(t.clone());
+            timings.push(t);
         }
     }
     let wall = started.elapsed().as_secs_f64();
+    let mut slowest: Vec<(String, Timings)> = questions
+        .iter()
+        .zip(per_question)
+        .filter_map(|(q, mut ts)| {
+            ts.sort_by(|a, b| a.total.total_cmp(&b.total));
+            let median = ts.get(ts.len() / 2)?.clone();
+            Some((q.clone(), median))
+        })
+        .collect();
+    slowest.sort_by(|a, b| b.1.total.total_cmp(&a.1.total));
+    slowest.truncate(show_slowest);
     let stages = stage_names()
         .into_iter()
         .enumerate()
@@ -70,6 +86,7 @@ pub async fn bench_mode(
         queries: timings.len(),
         stages,
         qps: timings.len() as f64 / wall.max(1e-9),
+        slowest,
     })
 }
 
@@ -112,6 +129,26 @@ pub fn render(results: &[ModeBench]) -> String {
             r.qps,
             cells
         );
+    }
+    for r in results.iter().filter(|r| !r.slowest.is_empty()) {
+        let _ = writeln!(
+            s,
+            "\n{}: slowest questions (median round; words, then ms per stage)",
+            r.mode.as_str()
+        );
+        for (q, t) in &r.slowest {
+            let stages: String = t
+                .stages()
+                .iter()
+                .map(|(n, v)| format!(" {n} {v:.1}"))
+                .collect();
+            let short: String = q.chars().take(60).collect();
+            let _ = writeln!(
+                s,
+                "  {:>4}w {stages}  {short}",
+                q.split_whitespace().count()
+            );
+        }
     }
     s
 }

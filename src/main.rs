@@ -108,6 +108,9 @@ enum Command {
         /// Only questions of at most this many words (e.g. 40 leaves out the fact patterns).
         #[arg(long)]
         max_words: Option<usize>,
+        /// Also list this many slowest questions per mode, with their stage timings.
+        #[arg(long, default_value_t = 0)]
+        slowest: usize,
     },
     /// Run every mode and switch over a split and write the ablation ADR.
     Ablate {
@@ -693,6 +696,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             rounds,
             modes,
             max_words,
+            slowest,
         } => {
             let set = GoldenArgs {
                 split: "all".into(),
@@ -714,8 +718,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let base = cfg.search_options();
             let mut results = Vec::new();
             for mode in modes {
-                let r = nyaya::bench::bench_mode(&pool, &models, &questions, &base, mode, rounds)
-                    .await?;
+                let r = nyaya::bench::bench_mode(
+                    &pool, &models, &questions, &base, mode, rounds, slowest,
+                )
+                .await?;
                 eprintln!("{mode}: {} queries", r.queries);
                 results.push(r);
             }

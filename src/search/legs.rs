@@ -8,7 +8,6 @@ use sqlx::PgPool;
 use nyaya_ingest::RefId;
 
 use super::features::{CorpusKey, QueryFacts};
-use crate::embed::to_pgvector;
 use crate::error::AppResult;
 
 /// Stemmed words that questions use to talk *about* the text and that tell the lexical leg
@@ -50,7 +49,10 @@ pub async fn dense(
     depth: usize,
 ) -> AppResult<Vec<(RefId, f32)>> {
     let dim = query_vector.len();
-    // The expression and predicate match the per-dimension index made at ingest.
+    // The expression and predicate match the per-dimension index made at ingest. The vector is
+    // bound as `real[]` (binary), not as text: in the prepared statement's generic plan the
+    // cast of `$1` runs for every row's score, and parsing 384 floats from text 50 times made
+    // the query three times slower (4.4 ms against 1.8 ms, `EXPLAIN ANALYZE EXECUTE`).
     let sql = format!(
         "SELECT ref_id, (1 - (embedding::vector({dim}) <=> $1::vector({dim})))::real AS score
          FROM chunks
@@ -59,7 +61,7 @@ pub async fn dense(
          LIMIT $3"
     );
     let query = sqlx::query_as::<_, (String, f32)>(&sql)
-        .bind(to_pgvector(query_vector))
+        .bind(query_vector)
         .bind(model_id)
         .bind(depth as i64);
     // The pool sets `hnsw.ef_search` on every connection (`db::HNSW_EF_SEARCH`); a deeper leg
@@ -218,7 +220,7 @@ pub async fn best_chunk_texts(
     );
     let rows: Vec<(String, String)> = sqlx::query_as(&sql)
         .bind(&ids)
-        .bind(to_pgvector(query_vector))
+        .bind(query_vector)
         .fetch_all(pool)
         .await?;
     Ok(ids

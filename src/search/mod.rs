@@ -278,6 +278,47 @@ fn ms(t: Instant) -> f64 {
 pub const LONG_QUERY_WORDS: usize = 80;
 pub const LONG_QUERY_DENSE_PARTS: usize = 2;
 
+/// What the dense leg embeds for one question, and which of those vectors stands for the
+/// question in the second stage and in the coverage judgement.
+#[derive(Debug, PartialEq)]
+struct DensePlan {
+    texts: Vec<String>,
+    query_index: usize,
+}
+
+/// Chooses the dense leg's texts. Embedding costs about 0.23 ms a token on 2 cores and a batch
+/// is padded to its longest text, so every text here is paid for (see `adr/0004-retrieval.md`):
+/// - a question that does not split: its glossary-expanded text;
+/// - a question in parts: the question as asked, then each part with its own glossary phrases
+///   (the whole's expansion is the parts' expansions again, paid for a third time);
+/// - a story of more than [`LONG_QUERY_WORDS`] words: its last [`LONG_QUERY_DENSE_PARTS`]
+///   parts as written, the last standing for the question. A story's everyday words are its
+///   facts; a dozen glossary phrases would outweigh them (and the lexical leg reads them).
+///
+/// `parts` are the question's parts as written; `expanded` is the expanded whole followed by
+/// the expanded parts.
+fn dense_plan(query: &str, parts: &[String], expanded: &[String]) -> DensePlan {
+    if parts.is_empty() {
+        return DensePlan {
+            texts: expanded[..1].to_vec(),
+            query_index: 0,
+        };
+    }
+    if words(query) > LONG_QUERY_WORDS {
+        let texts = parts[parts.len().saturating_sub(LONG_QUERY_DENSE_PARTS)..].to_vec();
+        return DensePlan {
+            query_index: texts.len() - 1,
+            texts,
+        };
+    }
+    DensePlan {
+        texts: std::iter::once(query.to_string())
+            .chain(expanded[1..].iter().cloned())
+            .collect(),
+        query_index: 0,
+    }
+}
+
 fn words(s: &str) -> usize {
     s.split_whitespace().count()
 }
@@ -329,10 +370,14 @@ pub async fn search_with_hint(
     };
     // The whole question first, then its parts; every text goes through both legs.
     let (whole, expansion) = expand(query);
-    let mut texts = vec![whole];
-    if opts.split {
-        texts.extend(split::sub_queries(query).iter().map(|p| expand(p).0));
-    }
+    let parts = if opts.split {
+        split::sub_queries(query)
+    } else {
+        Vec::new()
+    };
+    let texts: Vec<String> = std::iter::once(whole)
+        .chain(parts.iter().map(|p| expand(p).0))
+        .collect();
     // Refs the question names: pinned below, and spelled out for the lexical leg.
     let named_refs = find_refs(query);
     let expanded = texts[0].clone();
@@ -348,16 +393,8 @@ pub async fn search_with_hint(
                 "the embedding model is not loaded; use mode \"lexical\"".into(),
             )
         })?;
-        // A story of a few hundred words is cut at the model's token limit anyway, and its
-        // embedding costs as much as all its sentences together: embed its last parts only
-        // (where the question usually is), and let the last stand for it in the second stage.
-        let long = texts.len() > 1 && words(query) > LONG_QUERY_WORDS;
-        let mut dense_texts: Vec<String> = if long {
-            texts[texts.len().saturating_sub(LONG_QUERY_DENSE_PARTS).max(1)..].to_vec()
-        } else {
-            texts.clone()
-        };
-        let hinted = dense_hint.is_some();
+        let plan = dense_plan(query, &parts, &texts);
+        let mut dense_texts = plan.texts;
         dense_texts.extend(dense_hint.map(str::to_string));
         let t = Instant::now();
         let vectors = embed_queries(embedder, &dense_texts).await?;
@@ -371,14 +408,8 @@ pub async fn search_with_hint(
         )
         .await?;
         let dense_ms = ms(t);
-        let query_vector = if long {
-            // The last part's vector (not the hint's, which comes after it).
-            vectors
-                .into_iter()
-                .nth(dense_texts.len() - 1 - usize::from(hinted))
-        } else {
-            vectors.into_iter().next()
-        };
+        // The question's own vector, never the hint's (which comes last).
+        let query_vector = vectors.into_iter().nth(plan.query_index);
         AppResult::Ok((lists, query_vector, embed_ms, dense_ms))
     };
     let lexical_leg = async {
@@ -828,6 +859,56 @@ mod tests {
         let s = snippet_of(&"word ".repeat(100));
         assert!(s.ends_with('…') && s.chars().count() <= 241);
         assert_eq!(snippet_of("short text"), "short text");
+    }
+
+    #[test]
+    fn dense_plan_pays_for_each_words_once() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        // One question, expanded.
+        assert_eq!(
+            dense_plan("Who audits?", &[], &s(&["Who audits? (Comptroller)"])),
+            DensePlan {
+                texts: s(&["Who audits? (Comptroller)"]),
+                query_index: 0
+            }
+        );
+        // Parts: the question as asked, then each part with its own phrases.
+        let q = "Who audits, and who splits taxes?";
+        assert_eq!(
+            dense_plan(
+                q,
+                &s(&["Who audits", "who splits taxes?"]),
+                &s(&[
+                    "Who audits, and who splits taxes? (CAG; Finance Commission)",
+                    "Who audits (CAG)",
+                    "who splits taxes? (Finance Commission)"
+                ])
+            ),
+            DensePlan {
+                texts: s(&[
+                    q,
+                    "Who audits (CAG)",
+                    "who splits taxes? (Finance Commission)"
+                ]),
+                query_index: 0
+            }
+        );
+        // A story: its last two parts as written, the last standing for it.
+        let story = format!(
+            "{} Can they do that?",
+            "I was dismissed without a hearing. ".repeat(20)
+        );
+        let parts = s(&["Facts one", "Facts two", "Facts three", "Can they do that?"]);
+        let expanded: Vec<String> = std::iter::once(format!("{story} (expanded)"))
+            .chain(parts.iter().map(|p| format!("{p} (expanded)")))
+            .collect();
+        assert_eq!(
+            dense_plan(&story, &parts, &expanded),
+            DensePlan {
+                texts: s(&["Facts three", "Can they do that?"]),
+                query_index: 1
+            }
+        );
     }
 
     #[test]
