@@ -263,6 +263,46 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
     assert!(stderr(&out).contains("FAIL: "), "{}", stderr(&out));
     assert!(stderr(&out).contains("gates: FAILED"), "{}", stderr(&out));
 
+    // The benchmark runs any golden file's questions: one row per mode, and `--slowest` lists
+    // that many questions, slowest first, with their stage timings.
+    let out = nyaya(
+        &pool,
+        &[
+            "bench",
+            "--golden",
+            golden_arg,
+            "--modes",
+            "lexical",
+            "--rounds",
+            "1",
+            "--slowest",
+            "2",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("3 questions × 1 rounds"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("lexical ") && l.contains('/')),
+        "{text}"
+    );
+    let listed: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("slowest questions"))
+        .skip(1)
+        .filter(|l| l.contains(" total "))
+        .collect();
+    assert_eq!(listed.len(), 2, "{text}");
+    let total = |l: &str| -> f64 {
+        let after = l.split(" total ").nth(1).unwrap();
+        after.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    assert!(
+        total(listed[0]) >= total(listed[1]),
+        "slowest first: {text}"
+    );
+
     // A malformed file names its line.
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"id\": \"B-1\"}\n").unwrap();
