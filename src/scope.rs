@@ -390,6 +390,10 @@ fn build_rules() -> Vec<Rule> {
         r"\bwhich\s+(?:cases?|judg(?:e)?ments?)\s+(?:held|established|decided|ruled|laid\s+down|struck|introduced|declared|evolved|created)\b",
         r"\bbasic\s+structure\b",
         r"\b(?:did|has)\s+(?:justice|judge|cji|chief\s+justice)\s+[a-z.]+(?:\s+[a-z.]+)?\s+(?:say|said|hold|held|rule|ruled|write|wrote|observe|observed|decide|decided)\b",
+        // "Which court decided …": past tense asks about a case ("who decides" asks the text).
+        r"\b(?:which|what)\s+(?:court|bench|judges?|high\s+court)\s+(?:decided|heard|delivered|ruled|struck\s+down|upheld)\b|\bwho\s+(?:decided|heard|delivered|wrote)\s+(?:the\s+)?(?:judg(?:e)?ment|verdict|ruling|case)\b",
+        // Reported cases asked about by name alone ("Kesavananda Bharati", "Minerva Mills").
+        r"\b(?:kesavananda|golak\s?nath|minerva\s+mills|maneka\s+gandhi|puttaswamy|vishaka|shah\s+bano|indra\s+sawhney|bommai|navtej|shayara\s+bano|adm\s+jabalpur|olga\s+tellis|champakam|shankari\s+prasad|sajjan\s+singh|coelho|kihoto|nabam\s+rebia|unnikrishnan|anuradha\s+bhasin|shreya\s+singhal|romesh\s+thappar|kharak\s+singh|bachan\s+singh)\b",
     ] {
         add(CaseLaw, false, p);
     }
@@ -1241,6 +1245,10 @@ mod tests {
                 "Can Parliament amend the basic structure?",
                 "What did Justice Krishna Iyer say about prisoners' rights?",
                 "Which judges sat on the Sabarimala bench?",
+                "Which court decided Kesavananda Bharati?",
+                "Who wrote the judgment in the privacy matter?",
+                "What is Minerva Mills about?",
+                "Is Maneka Gandhi still good law?",
             ],
         );
     }
@@ -1380,6 +1388,8 @@ mod tests {
             "Which languages are in the Eighth Schedule?",
             "Can I be tried twice for the same offence?",
             "Who decides if an MP is disqualified?",
+            "Which court decides disputes between the Union and a State?",
+            "What court hears election petitions?",
             "Is untouchability a crime?",
             "What is the minimum age to become a Governor?",
             "Can a foreigner become a judge of the Supreme Court?",
