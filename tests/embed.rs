@@ -28,6 +28,31 @@ fn minilm_embeds_offline_and_ranks_by_meaning() {
     assert!(cos(&q, &passages[0]) > cos(&q, &passages[1]) + 0.1);
 }
 
+/// A batch is embedded in length order but answered in input order, and each vector is what
+/// the text gets alone (padding is masked out).
+#[test]
+fn a_mixed_batch_keeps_its_order_and_matches_texts_alone() {
+    let e = OnnxEmbedder::load(&common::model_dir(), &common::ort_lib())
+        .expect("model (run `make setup`)");
+    let texts: Vec<String> = [
+        "No person shall be deprived of his life or personal liberty except according to procedure established by law, and every person who is arrested shall be informed, as soon as may be, of the grounds for such arrest.",
+        "Untouchability is abolished.",
+        "The State shall provide free and compulsory education to all children of the age of six to fourteen years.",
+        "Parliament",
+    ]
+    .iter()
+    .map(|t| t.to_string())
+    .collect();
+    let batch = e.embed_raw(&texts).unwrap();
+    assert_eq!(batch.len(), texts.len());
+    for (text, v) in texts.iter().zip(&batch) {
+        let alone = &e.embed_raw(std::slice::from_ref(text)).unwrap()[0];
+        assert!(cos(v, alone) > 0.999, "{text}: {}", cos(v, alone));
+    }
+    // And the texts are told apart: no vector is another's.
+    assert!(cos(&batch[1], &batch[3]) < 0.9);
+}
+
 #[test]
 fn a_missing_model_is_a_clear_error() {
     let err = OnnxEmbedder::load(

@@ -290,7 +290,7 @@ struct DensePlan {
 /// is padded to its longest text, so every text here is paid for (see `adr/0004-retrieval.md`):
 /// - a question that does not split: its glossary-expanded text;
 /// - a question in parts: the question as asked, then each part with its own glossary phrases
-///   (the whole's expansion is the parts' expansions again, paid for a third time);
+///   (the expanded whole would repeat every part's phrases, in the longest text of the batch);
 /// - a story of more than [`LONG_QUERY_WORDS`] words: its last [`LONG_QUERY_DENSE_PARTS`]
 ///   parts as written, the last standing for the question. A story's everyday words are its
 ///   facts; a dozen glossary phrases would outweigh them (and the lexical leg reads them).
@@ -862,7 +862,7 @@ mod tests {
     }
 
     #[test]
-    fn dense_plan_pays_for_each_words_once() {
+    fn dense_plan_pays_for_each_word_once() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         // One question, expanded.
         assert_eq!(
