@@ -209,6 +209,79 @@ fn normalise(mut v: Vec<f32>) -> Vec<f32> {
     v
 }
 
+/// Passage vectors already computed, by their exact text (prefix included). An answer embeds
+/// the clause spans of its candidate provisions, and the same provisions come back question
+/// after question: each span is embedded once per process. Cleared when it reaches
+/// [`PASSAGE_CACHE_MAX`] entries (about 1.6 KB each at 384 dimensions), which a server only
+/// reaches after most of the corpus's spans.
+#[derive(Default)]
+pub struct PassageCache {
+    vectors: Mutex<std::collections::HashMap<String, Vec<f32>>>,
+}
+
+pub const PASSAGE_CACHE_MAX: usize = 20_000;
+
+impl PassageCache {
+    /// The vectors of `texts`, in order: cached ones from memory, the rest from `embed` (called
+    /// once, with the missing texts only, never with an empty list).
+    pub fn get_or_embed(
+        &self,
+        texts: &[String],
+        embed: impl FnOnce(&[String]) -> Result<Vec<Vec<f32>>, EmbedError>,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut out: Vec<Option<Vec<f32>>> = {
+            let cached = self.lock()?;
+            texts.iter().map(|t| cached.get(t).cloned()).collect()
+        };
+        let mut missing: Vec<String> = Vec::new();
+        for (t, v) in texts.iter().zip(&out) {
+            if v.is_none() && !missing.contains(t) {
+                missing.push(t.clone());
+            }
+        }
+        if !missing.is_empty() {
+            let fresh = embed(&missing)?;
+            if fresh.len() != missing.len() {
+                return Err(EmbedError::Run(format!(
+                    "{} vectors for {} texts",
+                    fresh.len(),
+                    missing.len()
+                )));
+            }
+            let mut cached = self.lock()?;
+            if cached.len() + missing.len() > PASSAGE_CACHE_MAX {
+                cached.clear();
+            }
+            for (t, v) in missing.into_iter().zip(fresh) {
+                for (slot, text) in out.iter_mut().zip(texts) {
+                    if slot.is_none() && *text == t {
+                        *slot = Some(v.clone());
+                    }
+                }
+                cached.insert(t, v);
+            }
+        }
+        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+    }
+
+    fn lock(
+        &self,
+    ) -> Result<std::sync::MutexGuard<'_, std::collections::HashMap<String, Vec<f32>>>, EmbedError>
+    {
+        self.vectors
+            .lock()
+            .map_err(|_| EmbedError::Run("passage cache lock poisoned".into()))
+    }
+
+    pub fn len(&self) -> usize {
+        self.vectors.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Embeds many passages in batches of similar length (less padding), reporting progress.
 pub fn embed_all(
     embedder: &dyn Embedder,
@@ -248,6 +321,30 @@ pub fn to_pgvector(v: &[f32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_passage_cache_embeds_each_text_once_and_keeps_order() {
+        let cache = PassageCache::default();
+        let calls = std::cell::RefCell::new(Vec::<Vec<String>>::new());
+        let fake = |texts: &[String]| {
+            calls.borrow_mut().push(texts.to_vec());
+            Ok(texts.iter().map(|t| vec![t.len() as f32]).collect())
+        };
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let got = cache.get_or_embed(&s(&["aa", "b", "aa"]), fake).unwrap();
+        assert_eq!(got, vec![vec![2.0], vec![1.0], vec![2.0]]);
+        let got = cache.get_or_embed(&s(&["b", "cccc"]), fake).unwrap();
+        assert_eq!(got, vec![vec![1.0], vec![4.0]]);
+        // Only what was missing was embedded, each text once.
+        assert_eq!(*calls.borrow(), vec![s(&["aa", "b"]), s(&["cccc"])]);
+        // All cached: no call at all.
+        cache.get_or_embed(&s(&["cccc", "aa"]), fake).unwrap();
+        assert_eq!(calls.borrow().len(), 2);
+        assert_eq!(cache.len(), 3);
+        // A wrong count from the model is an error, not a short answer.
+        let short = |_: &[String]| Ok(Vec::new());
+        assert!(cache.get_or_embed(&s(&["new"]), short).is_err());
+    }
 
     #[test]
     fn normalise_makes_unit_vectors() {

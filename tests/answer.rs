@@ -128,6 +128,18 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     assert!(!r.llm_used && !r.degraded);
     assert_eq!(c.edition, "As on 1st May, 2024");
 
+    // The clause spans were embedded once and kept; asked again, the answer comes from the
+    // cached vectors and is the same answer.
+    let cached = a.models.passage_cache.len();
+    assert!(cached > 0, "the spans' vectors are kept");
+    let again = ask(&a, POLICE, AnswerMode::Extractive, "t-police-again").await;
+    assert_eq!(a.models.passage_cache.len(), cached, "nothing new to embed");
+    assert_eq!(
+        (&again.answer, cited(&again)),
+        (&r.answer, cited(&r)),
+        "the same answer from cached vectors"
+    );
+
     // Refusals, with reasons, and nothing cited.
     for (q, id) in [
         ("Who won the 2011 cricket world cup?", "t-cricket"),

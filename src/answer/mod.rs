@@ -673,40 +673,43 @@ async fn quote_groups_text(
             expanded,
         });
     }
-    // One embedding batch: each distinct question, then every span.
+    // Each distinct question, then every span (from the process's passage cache where a
+    // provision was quoted before), off the async runtime.
     let similarity: Vec<Option<Vec<f32>>> = match &a.models.embedder {
         Some(embedder) => {
             let m = embedder.manifest();
-            let mut texts: Vec<String> = Vec::new();
+            let mut queries: Vec<String> = Vec::new();
             let mut q_index = Vec::new();
             for p in &prepared {
                 let text = format!("{}{}", m.query_prefix, p.expanded);
-                let at = match texts.iter().position(|t| *t == text) {
+                let at = match queries.iter().position(|t| *t == text) {
                     Some(i) => i,
                     None => {
-                        texts.push(text);
-                        texts.len() - 1
+                        queries.push(text);
+                        queries.len() - 1
                     }
                 };
                 q_index.push(at);
             }
-            let n_queries = texts.len();
-            for p in &prepared {
-                texts.extend(
-                    p.spans
-                        .iter()
-                        .map(|s| format!("{}{}", m.passage_prefix, s.text)),
-                );
-            }
+            let spans: Vec<String> = prepared
+                .iter()
+                .flat_map(|p| p.spans.iter())
+                .map(|s| format!("{}{}", m.passage_prefix, s.text))
+                .collect();
             let model = embedder.clone();
-            let vectors = tokio::task::spawn_blocking(move || model.embed_raw(&texts))
-                .await
-                .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+            let cache = a.models.passage_cache.clone();
+            let (query_vectors, span_vectors) = tokio::task::spawn_blocking(move || {
+                let q = model.embed_raw(&queries)?;
+                let s = cache.get_or_embed(&spans, |missing| model.embed_raw(missing))?;
+                Ok::<_, crate::embed::EmbedError>((q, s))
+            })
+            .await
+            .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
             let mut out = Vec::new();
-            let mut at = n_queries;
+            let mut at = 0;
             for (p, qi) in prepared.iter().zip(q_index) {
-                let q = &vectors[qi];
-                let sims: Vec<f32> = vectors[at..at + p.spans.len()]
+                let q = &query_vectors[qi];
+                let sims: Vec<f32> = span_vectors[at..at + p.spans.len()]
                     .iter()
                     .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
                     .collect();

@@ -102,6 +102,8 @@ pub struct Models {
     pub cross_encoder: Option<Arc<dyn CrossEncoder>>,
     /// The rescorer's chunk vectors and heading lexemes, loaded on first use.
     pub rescore_cache: Arc<features::RescoreCache>,
+    /// Clause-span vectors the answer step has computed (`embed::PassageCache`).
+    pub passage_cache: Arc<crate::embed::PassageCache>,
 }
 
 /// Limits and knobs of one search.
