@@ -48,19 +48,29 @@ pub async fn bench_mode(
     for q in questions.iter().take(20) {
         search(pool, models, q, &opts, String::new()).await?;
     }
-    let mut timings = Vec::with_capacity(questions.len() * rounds);
     let mut per_question: Vec<Vec<Timings>> = vec![Vec::with_capacity(rounds); questions.len()];
     let started = Instant::now();
     for _ in 0..rounds {
         for (i, q) in questions.iter().enumerate() {
-            let t = search(pool, models, q, &opts, String::new())
-                .await?
-                .timings_ms;
-            per_question[i].push(t.clone());
-            timings.push(t);
+            per_question[i].push(
+                search(pool, models, q, &opts, String::new())
+                    .await?
+                    .timings_ms,
+            );
         }
     }
     let wall = started.elapsed().as_secs_f64();
+    let timings: Vec<&Timings> = per_question.iter().flatten().collect();
+    let stages = stage_names()
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let v: Vec<f64> = timings.iter().map(|t| t.stages()[i].1).collect();
+            let p = |q| percentile(&v, q).unwrap_or(0.0);
+            (name, [p(50.0), p(95.0), p(99.0)])
+        })
+        .collect();
+    let queries = timings.len();
     let mut slowest: Vec<(String, Timings)> = questions
         .iter()
         .zip(per_question)
@@ -72,20 +82,11 @@ pub async fn bench_mode(
         .collect();
     slowest.sort_by(|a, b| b.1.total.total_cmp(&a.1.total));
     slowest.truncate(show_slowest);
-    let stages = stage_names()
-        .into_iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let v: Vec<f64> = timings.iter().map(|t| t.stages()[i].1).collect();
-            let p = |q| percentile(&v, q).unwrap_or(0.0);
-            (name, [p(50.0), p(95.0), p(99.0)])
-        })
-        .collect();
     Ok(ModeBench {
         mode,
-        queries: timings.len(),
+        queries,
         stages,
-        qps: timings.len() as f64 / wall.max(1e-9),
+        qps: queries as f64 / wall.max(1e-9),
         slowest,
     })
 }

@@ -229,16 +229,21 @@ impl PassageCache {
         texts: &[String],
         embed: impl FnOnce(&[String]) -> Result<Vec<Vec<f32>>, EmbedError>,
     ) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out: Vec<Option<Vec<f32>>> = {
+        let mut found: std::collections::HashMap<String, Vec<f32>> = {
             let cached = self.lock()?;
-            texts.iter().map(|t| cached.get(t).cloned()).collect()
+            texts
+                .iter()
+                .filter_map(|t| Some((t.clone(), cached.get(t)?.clone())))
+                .collect()
         };
-        let mut missing: Vec<String> = Vec::new();
-        for (t, v) in texts.iter().zip(&out) {
-            if v.is_none() && !missing.contains(t) {
-                missing.push(t.clone());
-            }
-        }
+        // Each missing text once, in a stable order.
+        let missing: Vec<String> = texts
+            .iter()
+            .filter(|t| !found.contains_key(*t))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .cloned()
+            .collect();
         if !missing.is_empty() {
             let fresh = embed(&missing)?;
             if fresh.len() != missing.len() {
@@ -253,15 +258,11 @@ impl PassageCache {
                 cached.clear();
             }
             for (t, v) in missing.into_iter().zip(fresh) {
-                for (slot, text) in out.iter_mut().zip(texts) {
-                    if slot.is_none() && *text == t {
-                        *slot = Some(v.clone());
-                    }
-                }
-                cached.insert(t, v);
+                cached.insert(t.clone(), v.clone());
+                found.insert(t, v);
             }
         }
-        Ok(out.into_iter().map(Option::unwrap_or_default).collect())
+        Ok(texts.iter().map(|t| found[t].clone()).collect())
     }
 
     fn lock(
