@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use sqlx::PgPool;
 
-use nyaya_eval::{CaseResult, GoldenCase, Report, ReportOptions, Scorecard};
+use nyaya_eval::{CaseResult, GoldenCase, Paraphrase, Report, ReportOptions, Scorecard};
 
 use crate::error::{AppError, AppResult};
 use crate::search::{search, Models, SearchOptions};
@@ -161,6 +161,76 @@ pub async fn evaluate_answers(
         });
     }
     Ok((nyaya_eval::AnswerCard::new(cases, &outcomes), outcomes))
+}
+
+/// Each wording of `groups` (question, rewordings, romanised Hindi) → the first provision of
+/// its unpinned ranking. Questions already in `unpinned` are not searched again.
+pub async fn paraphrase_firsts_search(
+    pool: &PgPool,
+    models: &Models,
+    groups: &[&Paraphrase],
+    unpinned: &[CaseRun],
+    opts: &SearchOptions,
+) -> AppResult<BTreeMap<String, Option<String>>> {
+    let known: BTreeMap<&str, &CaseRun> = unpinned.iter().map(|r| (r.id.as_str(), r)).collect();
+    let opts = SearchOptions {
+        pin: false,
+        ..opts.clone()
+    };
+    let mut first = BTreeMap::new();
+    for g in groups {
+        if let Some(run) = known.get(g.case.as_str()) {
+            first.insert(g.question.clone(), run.ranking.first().cloned());
+        }
+        for w in g.wordings().chain(g.romanised_hindi.as_deref()) {
+            if first.contains_key(w) {
+                continue;
+            }
+            let id = format!("{}-paraphrase", g.case);
+            let r = search(pool, models, w, &opts, id).await?;
+            first.insert(w.to_string(), r.results.first().map(|h| h.ref_id.clone()));
+        }
+    }
+    Ok(first)
+}
+
+/// Each wording of `groups` → the first citation of its answer (`None` when refused). The
+/// questions' own answers are taken from `outcomes`; romanised Hindi is not asked (it is a
+/// retrieval figure only).
+pub async fn paraphrase_firsts_answers(
+    answerer: &crate::answer::Answerer,
+    groups: &[&Paraphrase],
+    outcomes: &[nyaya_eval::AnswerOutcome],
+) -> AppResult<BTreeMap<String, Option<String>>> {
+    let lead =
+        |refused: bool, cited: &[String]| (!refused).then(|| cited.first().cloned()).flatten();
+    let known: BTreeMap<&str, &nyaya_eval::AnswerOutcome> =
+        outcomes.iter().map(|o| (o.id.as_str(), o)).collect();
+    let mut first = BTreeMap::new();
+    for g in groups {
+        if let Some(o) = known.get(g.case.as_str()) {
+            first.insert(g.question.clone(), lead(o.refused, &o.cited));
+        }
+        for w in g.wordings() {
+            if first.contains_key(w) {
+                continue;
+            }
+            let req = crate::answer::AskRequest {
+                question: w.to_string(),
+                history: Vec::new(),
+                mode: None,
+            };
+            let request_id = format!(
+                "eval-paraphrase-{}-{}",
+                g.case,
+                uuid::Uuid::new_v4().simple()
+            );
+            let r = crate::answer::ask(answerer, req, request_id, None).await?;
+            let cited: Vec<String> = r.citations.iter().map(|c| c.ref_id.clone()).collect();
+            first.insert(w.to_string(), lead(r.refused, &cited));
+        }
+    }
+    Ok(first)
 }
 
 /// One point of the refusal curve.

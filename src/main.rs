@@ -57,38 +57,7 @@ enum Command {
         json: bool,
     },
     /// Run the golden set through search and print its metrics (pinned and unpinned).
-    Eval {
-        #[command(flatten)]
-        set: GoldenArgs,
-        /// Report the unpinned run at the top level too.
-        #[arg(long)]
-        no_pin: bool,
-        #[command(flatten)]
-        knobs: Knobs,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Write eval/reports/<UTC timestamp>_<split>.md with the misses.
-        #[arg(long)]
-        report: bool,
-        /// Check these groups of eval/gates.toml (comma-separated, e.g. retrieval,answers) and
-        /// the split's baseline; exit 1 on a miss.
-        #[arg(long, value_delimiter = ',')]
-        gates: Vec<String>,
-        /// Also run every case through the answer pipeline (extractive) and report citation
-        /// validity, refusals and routes (the "answers" gates).
-        #[arg(long)]
-        answers: bool,
-        /// Store this run's figures as the split's baseline in the baseline file.
-        #[arg(long)]
-        write_baseline: bool,
-        /// The gates file.
-        #[arg(long, default_value = "eval/gates.toml")]
-        gates_file: PathBuf,
-        /// The baseline file (per split).
-        #[arg(long, default_value = "eval/baseline.json")]
-        baseline_file: PathBuf,
-    },
+    Eval(EvalArgs),
     /// Sweep the "not covered" threshold over a split and print the refusal curve.
     Calibrate {
         #[command(flatten)]
@@ -148,23 +117,118 @@ enum Command {
 /// Which golden cases to run.
 #[derive(Debug, clap::Args)]
 struct GoldenArgs {
-    /// dev | test | all
-    #[arg(long, default_value = "dev")]
-    split: String,
-    /// A golden set in the contract format (default: eval/golden/single_turn.jsonl).
+    /// dev | test | all (default: dev for the shipped set, all for a file given with --golden)
+    #[arg(long)]
+    split: Option<String>,
+    /// A golden set (default: eval/golden/single_turn.jsonl). A file outside eval/golden/ is
+    /// read leniently: what it lacks is warned about once and left unscored, and the cases it
+    /// cannot score are listed and skipped.
     #[arg(long)]
     golden: Option<PathBuf>,
+    /// A paraphrase suite (default: eval/golden/paraphrases.jsonl with the shipped set, none
+    /// with another).
+    #[arg(long)]
+    paraphrases: Option<PathBuf>,
+}
+
+/// `nyaya eval`'s arguments.
+#[derive(Debug, clap::Args)]
+struct EvalArgs {
+    #[command(flatten)]
+    set: GoldenArgs,
+    /// Report the unpinned run at the top level too.
+    #[arg(long)]
+    no_pin: bool,
+    #[command(flatten)]
+    knobs: Knobs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Write eval/reports/<UTC timestamp>_<split>.md with the misses.
+    #[arg(long)]
+    report: bool,
+    /// Check these groups of eval/gates.toml (comma-separated, e.g. retrieval,answers) and
+    /// the split's baseline; exit 1 on a miss.
+    #[arg(long, value_delimiter = ',')]
+    gates: Vec<String>,
+    /// Also run every case through the answer pipeline (extractive) and report citation
+    /// validity, refusals and routes (the "answers" gates).
+    #[arg(long)]
+    answers: bool,
+    /// Store this run's figures as the split's baseline in the baseline file.
+    #[arg(long)]
+    write_baseline: bool,
+    /// The gates file.
+    #[arg(long, default_value = "eval/gates.toml")]
+    gates_file: PathBuf,
+    /// The baseline file (per split).
+    #[arg(long, default_value = "eval/baseline.json")]
+    baseline_file: PathBuf,
+}
+
+/// The cases of one run, and the paraphrase groups that belong to them.
+struct Selection {
+    cases: Vec<nyaya_eval::GoldenCase>,
+    /// "dev", "test" or "all".
+    split: String,
+    paraphrases: Option<nyaya_eval::ParaphraseSet>,
+}
+
+impl Selection {
+    fn paraphrase_groups(&self) -> Vec<&nyaya_eval::Paraphrase> {
+        self.paraphrases
+            .as_ref()
+            .map(|p| p.for_cases(&self.cases))
+            .unwrap_or_default()
+    }
 }
 
 impl GoldenArgs {
-    fn load(&self) -> Result<Vec<nyaya_eval::GoldenCase>, AppError> {
+    /// Whether `path` is one of the shipped golden files (held to the whole contract).
+    fn is_shipped(path: &std::path::Path) -> bool {
+        let dir = nyaya_eval::default_golden_path()
+            .parent()
+            .and_then(|d| d.canonicalize().ok());
+        let parent = path
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.parent().map(PathBuf::from));
+        dir.is_some() && dir == parent
+    }
+
+    fn load(&self) -> Result<Selection, AppError> {
+        let bad = |path: &std::path::Path, e: nyaya_eval::GoldenError| {
+            AppError::BadRequest(format!("{}: {e}", path.display()))
+        };
         let path = self
             .golden
             .clone()
             .unwrap_or_else(nyaya_eval::default_golden_path);
-        let set = nyaya_eval::GoldenSet::load(&path)
-            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))?;
-        let cases: Vec<nyaya_eval::GoldenCase> = match self.split.as_str() {
+        let shipped = Self::is_shipped(&path);
+        let set = if shipped {
+            nyaya_eval::GoldenSet::load(&path).map_err(|e| bad(&path, e))?
+        } else {
+            let (set, notes) =
+                nyaya_eval::GoldenSet::load_lenient(&path).map_err(|e| bad(&path, e))?;
+            for w in &notes.warnings {
+                eprintln!("warning: {}: {w}", path.display());
+            }
+            for s in &notes.skipped {
+                eprintln!(
+                    "skipped: {} line {} ({}): {}",
+                    path.display(),
+                    s.line,
+                    s.id,
+                    s.reason
+                );
+            }
+            set
+        };
+        let split = self
+            .split
+            .clone()
+            .unwrap_or_else(|| if self.golden.is_none() { "dev" } else { "all" }.to_string());
+        let cases: Vec<nyaya_eval::GoldenCase> = match split.as_str() {
             "all" => set.cases().to_vec(),
             "dev" => set.split(nyaya_eval::Split::Dev).cloned().collect(),
             "test" => set.split(nyaya_eval::Split::Test).cloned().collect(),
@@ -176,12 +240,23 @@ impl GoldenArgs {
         };
         if cases.is_empty() {
             return Err(AppError::BadRequest(format!(
-                "{} has no {} cases",
-                path.display(),
-                self.split
+                "{} has no {split} cases",
+                path.display()
             )));
         }
-        Ok(cases)
+        let paraphrase_path = match (&self.paraphrases, shipped) {
+            (Some(p), _) => Some(p.clone()),
+            (None, true) => Some(nyaya_eval::paraphrase::default_paraphrases_path()),
+            (None, false) => None,
+        };
+        let paraphrases = paraphrase_path
+            .map(|p| nyaya_eval::ParaphraseSet::load(&p, &set).map_err(|e| bad(&p, e)))
+            .transpose()?;
+        Ok(Selection {
+            cases,
+            split,
+            paraphrases,
+        })
     }
 }
 
@@ -537,136 +612,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Command::Eval {
-            set,
-            no_pin,
-            knobs,
-            json,
-            report,
-            gates,
-            answers,
-            write_baseline,
-            gates_file,
-            baseline_file,
-        } => {
-            let cases = set.load()?;
-            let pool = db::connect(&cfg.database_url).await?;
-            let opts = knobs.apply(cfg.search_options());
-            let models = load_models(&cfg, opts.mode)?;
-            let mut ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
-            if no_pin {
-                ev.scorecard.pinned = ev.scorecard.unpinned.clone();
-            }
-            let answer_card = if answers {
-                let answerer = nyaya::answer::Answerer {
-                    pool: pool.clone(),
-                    models: models.clone(),
-                    llm: None,
-                    search: opts.clone(),
-                    default_mode: nyaya::answer::AnswerMode::Extractive,
-                    quote_weights: cfg.quote_weights,
-                };
-                Some(evaluate::evaluate_answers(&answerer, &cases).await?.0)
-            } else {
-                None
-            };
-            let card = &ev.scorecard;
-            let mut flat = card.flat();
-            if let Some(a) = &answer_card {
-                flat.extend(a.flat());
-            }
-            if json {
-                let mut v = serde_json::to_value(card).unwrap_or_default();
-                if let Some(a) = &answer_card {
-                    v["answers"] = serde_json::to_value(a).unwrap_or_default();
-                }
-                println!("{v}");
-            } else {
-                println!(
-                    "{} split, {} cases, mode {}{}",
-                    set.split,
-                    cases.len(),
-                    opts.mode,
-                    if opts.glossary { "" } else { ", no glossary" }
-                );
-                print!("{}", nyaya_eval::scorecard::render_table(card));
-                for f in card.failures.iter().take(40) {
-                    eprintln!(
-                        "  {} {}: expected {:?}, got {:?}",
-                        f.id, f.kind, f.expected, f.got
-                    );
-                }
-                if let Some(a) = &answer_card {
-                    print!("{}", a.render());
-                    for f in a.failures.iter().take(40) {
-                        eprintln!("  {} {}: {}", f.id, f.kind, f.detail);
-                    }
-                }
-            }
-            if report {
-                let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-                let dir = PathBuf::from("eval/reports");
-                std::fs::create_dir_all(&dir)
-                    .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
-                let path = dir.join(format!("{stamp}_{}.md", set.split));
-                let title = format!(
-                    "Evaluation: {} split, mode {}, {} UTC",
-                    set.split,
-                    opts.mode,
-                    chrono::Utc::now().format("%Y-%m-%d %H:%M")
-                );
-                let md = nyaya_eval::scorecard::render_markdown(
-                    &title,
-                    card,
-                    &ev.pinned_report,
-                    &ev.unpinned_report,
-                    &cases,
-                );
-                std::fs::write(&path, md)
-                    .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
-                eprintln!("report: {}", path.display());
-            }
-            let baseline_path = baseline_file;
-            let mut baseline: nyaya_eval::Baseline = std::fs::read_to_string(&baseline_path)
-                .ok()
-                .and_then(|t| serde_json::from_str(&t).ok())
-                .unwrap_or_default();
-            let mut code = ExitCode::SUCCESS;
-            for group in gates {
-                let text = std::fs::read_to_string(&gates_file)
-                    .map_err(|e| AppError::Resource(format!("{}: {e}", gates_file.display())))?;
-                let g = nyaya_eval::Gates::parse(&text)
-                    .map_err(|e| AppError::BadRequest(e.to_string()))?;
-                let results = nyaya_eval::check_gates(&g, &group, &flat, baseline.get(&set.split));
-                eprint!("{}", nyaya_eval::gates::render(&results));
-                if results.iter().any(|r| !r.passed) {
-                    eprintln!("gates: FAILED ({group}, {} split)", set.split);
-                    code = ExitCode::from(1);
-                } else {
-                    eprintln!("gates: passed ({group}, {} split)", set.split);
-                }
-            }
-            if write_baseline {
-                // Four decimals: enough for a 2-point rule, readable in a diff.
-                let rounded = flat
-                    .clone()
-                    .into_iter()
-                    .map(|(k, v)| (k, (v * 1e4).round() / 1e4))
-                    .collect();
-                baseline.insert(set.split.clone(), rounded);
-                let text = serde_json::to_string_pretty(&baseline).unwrap_or_default();
-                std::fs::write(&baseline_path, text + "\n")
-                    .map_err(|e| AppError::Resource(format!("{}: {e}", baseline_path.display())))?;
-                eprintln!(
-                    "baseline: {} updated ({} split)",
-                    baseline_path.display(),
-                    set.split
-                );
-            }
-            Ok(code)
-        }
+        Command::Eval(args) => eval_command(&cfg, args).await,
         Command::Calibrate { set } => {
-            let cases = set.load()?;
+            let sel = set.load()?;
+            let cases = sel.cases;
             let pool = db::connect(&cfg.database_url).await?;
             let opts = cfg.search_options();
             let models = load_models(&cfg, opts.mode)?;
@@ -687,7 +636,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let t = evaluate::pick_threshold(&points, 0.95, 0.05);
             println!(
                 "\npicked threshold: {t:.3} ({} split, mode {})",
-                set.split, opts.mode
+                sel.split, opts.mode
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -699,11 +648,13 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             slowest,
         } => {
             let set = GoldenArgs {
-                split: "all".into(),
+                split: Some("all".into()),
                 golden,
+                paraphrases: None,
             };
             let questions: Vec<String> = set
                 .load()?
+                .cases
                 .into_iter()
                 .map(|c| c.question)
                 .filter(|q| max_words.is_none_or(|m| q.split_whitespace().count() <= m))
@@ -736,10 +687,11 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Ablate { set, out } => {
-            let cases = set.load()?;
+            let sel = set.load()?;
+            let cases = sel.cases;
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            let text = ablate::run(&pool, &models, &cfg, &cases, &set.split).await?;
+            let text = ablate::run(&pool, &models, &cfg, &cases, &sel.split).await?;
             std::fs::write(&out, &text)
                 .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
             print!("{text}");
@@ -804,4 +756,166 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `nyaya eval`: search (pinned and unpinned), paraphrases, and with `--answers` the answer
+/// pipeline; prints, reports, checks gates and writes the baseline.
+async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError> {
+    use nyaya_eval::ParaphraseCard;
+    let sel = args.set.load()?;
+    let cases = &sel.cases;
+    let pool = db::connect(&cfg.database_url).await?;
+    let opts = args.knobs.apply(cfg.search_options());
+    let models = load_models(cfg, opts.mode)?;
+    let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
+    if args.no_pin {
+        ev.scorecard.pinned = ev.scorecard.unpinned.clone();
+    }
+    let groups = sel.paraphrase_groups();
+    let paraphrases = if groups.is_empty() {
+        None
+    } else {
+        let first =
+            evaluate::paraphrase_firsts_search(&pool, &models, &groups, &ev.unpinned, &opts)
+                .await?;
+        Some(ParaphraseCard::new(&groups, cases, &first))
+    };
+    let answers = if args.answers {
+        let answerer = nyaya::answer::Answerer {
+            pool: pool.clone(),
+            models: models.clone(),
+            llm: None,
+            search: opts.clone(),
+            default_mode: nyaya::answer::AnswerMode::Extractive,
+            quote_weights: cfg.quote_weights,
+        };
+        let (card, outcomes) = evaluate::evaluate_answers(&answerer, cases).await?;
+        let para = if groups.is_empty() {
+            None
+        } else {
+            let first = evaluate::paraphrase_firsts_answers(&answerer, &groups, &outcomes).await?;
+            Some(ParaphraseCard::new(&groups, cases, &first))
+        };
+        Some((card, para))
+    } else {
+        None
+    };
+
+    let card = &ev.scorecard;
+    let mut flat = card.flat();
+    if let Some(p) = &paraphrases {
+        flat.extend(p.flat("unpinned"));
+    }
+    if let Some((a, p)) = &answers {
+        flat.extend(a.flat());
+        if let Some(p) = p {
+            flat.extend(p.flat("answers"));
+        }
+    }
+    let split = &sel.split;
+    if args.json {
+        let mut v = serde_json::to_value(card).unwrap_or_default();
+        if let Some(p) = &paraphrases {
+            v["paraphrases"] = serde_json::to_value(p).unwrap_or_default();
+        }
+        if let Some((a, p)) = &answers {
+            v["answers"] = serde_json::to_value(a).unwrap_or_default();
+            if let Some(p) = p {
+                v["answers"]["paraphrase_consistency"] = serde_json::json!(p.consistency);
+                v["answers"]["paraphrases"] = serde_json::to_value(p).unwrap_or_default();
+            }
+        }
+        println!("{v}");
+    } else {
+        println!(
+            "{split} split, {} cases, mode {}{}",
+            cases.len(),
+            opts.mode,
+            if opts.glossary { "" } else { ", no glossary" }
+        );
+        print!("{}", nyaya_eval::scorecard::render_table(card));
+        for f in card.failures.iter().take(40) {
+            eprintln!(
+                "  {} {}: expected {:?}, got {:?}",
+                f.id, f.kind, f.expected, f.got
+            );
+        }
+        if let Some(p) = &paraphrases {
+            print!("{}", p.render("unpinned search"));
+        }
+        if let Some((a, p)) = &answers {
+            print!("{}", a.render());
+            for f in a.failures.iter().take(40) {
+                eprintln!("  {} {}: {}", f.id, f.kind, f.detail);
+            }
+            if let Some(p) = p {
+                print!("{}", p.render("answers' first citation"));
+            }
+        }
+    }
+    if args.report {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let dir = PathBuf::from("eval/reports");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
+        let path = dir.join(format!("{stamp}_{split}.md"));
+        let title = format!(
+            "Evaluation: {split} split, mode {}, {} UTC",
+            opts.mode,
+            chrono::Utc::now().format("%Y-%m-%d %H:%M")
+        );
+        let mut md = nyaya_eval::scorecard::render_markdown(
+            &title,
+            card,
+            &ev.pinned_report,
+            &ev.unpinned_report,
+            cases,
+        );
+        if let Some((a, _)) = &answers {
+            md.push_str(&nyaya_eval::answers::render_markdown(a, cases));
+        }
+        if let Some(p) = &paraphrases {
+            md.push_str(&p.render_markdown("unpinned search: first result"));
+        }
+        if let Some((_, Some(p))) = &answers {
+            md.push_str(&p.render_markdown("answers: first citation"));
+        }
+        std::fs::write(&path, md)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        eprintln!("report: {}", path.display());
+    }
+    let mut baseline: nyaya_eval::Baseline = std::fs::read_to_string(&args.baseline_file)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let mut code = ExitCode::SUCCESS;
+    for group in &args.gates {
+        let text = std::fs::read_to_string(&args.gates_file)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", args.gates_file.display())))?;
+        let g = nyaya_eval::Gates::parse(&text).map_err(|e| AppError::BadRequest(e.to_string()))?;
+        let results = nyaya_eval::check_gates(&g, group, &flat, baseline.get(split));
+        eprint!("{}", nyaya_eval::gates::render(&results));
+        if results.iter().any(|r| !r.passed) {
+            eprintln!("gates: FAILED ({group}, {split} split)");
+            code = ExitCode::from(1);
+        } else {
+            eprintln!("gates: passed ({group}, {split} split)");
+        }
+    }
+    if args.write_baseline {
+        // Four decimals: enough for a 2-point rule, readable in a diff.
+        let rounded = flat
+            .into_iter()
+            .map(|(k, v)| (k, (v * 1e4).round() / 1e4))
+            .collect();
+        baseline.insert(split.clone(), rounded);
+        let text = serde_json::to_string_pretty(&baseline).unwrap_or_default();
+        std::fs::write(&args.baseline_file, text + "\n")
+            .map_err(|e| AppError::Resource(format!("{}: {e}", args.baseline_file.display())))?;
+        eprintln!(
+            "baseline: {} updated ({split} split)",
+            args.baseline_file.display()
+        );
+    }
+    Ok(code)
 }

@@ -234,6 +234,71 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
     );
     assert!(v["failures"].is_array());
 
+    // A file in a user's own shape: no split, evidence or reference_answer; refs spelled as
+    // users spell them; an ambiguous case that expects nothing; a category outside the
+    // contract; a line that cannot be scored. It runs, warns once per kind of gap, lists what
+    // it skipped, and scores what it has — retrieval and answers.
+    let outside = dir.join("users-own.jsonl");
+    std::fs::write(
+        &outside,
+        r#"{"id": "U-1", "category": "simple", "question": "Can children be made to work in a factory?", "expected_refs": ["Article 24"]}
+{"id": "U-2", "category": "factual", "question": "What is the minimum voting age?", "expected_refs": ["326"], "must_refuse": false}
+{"id": "U-3", "category": "ambiguous", "question": "What is the term?", "expected_refs": [], "must_refuse": false}
+{"id": "U-4", "category": "out_of_scope", "question": "What does section 420 IPC say about cheating?", "must_refuse": true}
+{"id": "U-5", "question": "Who?", "expected_refs": ["banana"]}
+"#,
+    )
+    .unwrap();
+    let out = nyaya(
+        &pool,
+        &[
+            "eval",
+            "--golden",
+            outside.to_str().unwrap(),
+            "--mode",
+            "lexical",
+            "--answers",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    for warned in [
+        "4 cases without `split`: counted as test",
+        "3 cases without `evidence`",
+        "1 case expecting no provision",
+        "1 case with a category outside the contract",
+        "refs spelled as users spell them",
+    ] {
+        assert_eq!(err.matches(warned).count(), 1, "{warned:?} once in:\n{err}");
+    }
+    assert!(
+        err.contains("skipped:") && err.contains("line 5 (line-5)") && err.contains("banana"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["cases"], 4, "the four scorable cases, all splits: {v}");
+    assert!(v["unpinned"]["recall_at_5"].is_number(), "{v}");
+    assert_eq!(v["refusal_accuracy"], 1.0, "{v}");
+    let a = &v["answers"];
+    assert_eq!(a["cases"], 4, "{a}");
+    assert_eq!(a["citation_validity"], 1.0, "{a}");
+    assert!(a["citation_precision"].is_number(), "{a}");
+    assert!(a["first_cited_expected"].is_number(), "{a}");
+    assert!(
+        a["by_category"]["ambiguous"]["route_accuracy"].is_number(),
+        "{a}"
+    );
+    assert!(a["by_category"]["other"]["cases"] == 1, "{a}");
+    assert!(
+        a["evidence_quoted"].is_null(),
+        "no evidence, not scored: {a}"
+    );
+    assert!(
+        v.get("paraphrases").is_none(),
+        "no suite with an outside file: {v}"
+    );
+
     // A gate no run can meet fails the run and says which.
     let gates = dir.join("gates.toml");
     std::fs::write(

@@ -10,7 +10,15 @@
 //! - **route accuracy**: the router's route against the case's category (see
 //!   [`expected_routes`]).
 //! - **cited expected**: answerable cases where a citation is an expected or acceptable ref.
+//! - **first cited expected**: answered cases whose first citation — what a reader sees
+//!   first — is an expected ref (acceptable is not enough).
+//! - **citation precision**: of all the provisions answers cite (each counted once per
+//!   answer), the share that are expected or acceptable; the rest is noise a reader must
+//!   wade through.
 //! - **evidence quoted**: cases with an evidence phrase where some quote contains it.
+//!
+//! The last four are over answered cases that expect something; route accuracy, first cited
+//! expected and citation precision are also given per category.
 
 use std::collections::BTreeMap;
 
@@ -61,7 +69,8 @@ pub fn expected_routes(category: Category, must_refuse: bool) -> &'static [&'sta
         Category::Schedule
         | Category::OmittedAmended
         | Category::LongQuery
-        | Category::Adversarial => ANSWERING,
+        | Category::Adversarial
+        | Category::Other => ANSWERING,
     }
 }
 
@@ -69,9 +78,44 @@ pub fn expected_routes(category: Category, must_refuse: bool) -> &'static [&'sta
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AnswerFailure {
     pub id: String,
-    /// invalid_citation, unverified_quote, wrong_refusal, missed_refusal, route, not_cited
+    /// invalid_citation, unverified_quote, wrong_refusal, missed_refusal, route, not_cited,
+    /// first_not_expected, noise
     pub kind: String,
     pub detail: String,
+}
+
+/// The reader-facing figures of one category.
+#[derive(Debug, Clone, Serialize, Default, PartialEq)]
+pub struct CategoryFigures {
+    pub cases: usize,
+    pub route_accuracy: Option<f64>,
+    pub first_cited_expected: Option<f64>,
+    pub citation_precision: Option<f64>,
+}
+
+/// Hits over a count, kept until the share is taken.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    hits: usize,
+    n: usize,
+}
+
+impl Tally {
+    fn add(&mut self, hits: usize, n: usize) {
+        self.hits += hits;
+        self.n += n;
+    }
+    fn share(self) -> Option<f64> {
+        share(self.hits, self.n)
+    }
+}
+
+#[derive(Default)]
+struct CategoryTally {
+    cases: usize,
+    route: Tally,
+    first: Tally,
+    precision: Tally,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -84,10 +128,12 @@ pub struct AnswerCard {
     pub cited_expected: Option<f64>,
     /// Answered cases whose first citation is an expected ref.
     pub first_cited_expected: Option<f64>,
+    /// Cited provisions that are expected or acceptable, over all cited.
+    pub citation_precision: Option<f64>,
     pub evidence_quoted: Option<f64>,
     pub latency_ms_p50: Option<f64>,
     pub latency_ms_p95: Option<f64>,
-    pub route_accuracy_by_category: BTreeMap<String, f64>,
+    pub by_category: BTreeMap<String, CategoryFigures>,
     pub failures: Vec<AnswerFailure>,
 }
 
@@ -111,8 +157,9 @@ impl AnswerCard {
         let (mut answer_n, mut refused_wrong) = (0, 0);
         let mut route_right = 0;
         let (mut expect_n, mut expect_hit, mut first_hit) = (0, 0, 0);
+        let mut precision = Tally::default();
         let (mut evidence_n, mut evidence_hit) = (0, 0);
-        let mut per_cat: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut per_cat: BTreeMap<String, CategoryTally> = BTreeMap::new();
         let mut latencies = Vec::new();
         for case in cases {
             let Some(o) = by_id.get(case.id.as_str()) else {
@@ -129,11 +176,11 @@ impl AnswerCard {
             let ok_routes = expected_routes(case.category, case.must_refuse);
             let route_ok = ok_routes.contains(&o.route.as_str());
             route_right += route_ok as usize;
-            let e = per_cat
+            let cat = per_cat
                 .entry(case.category.as_str().to_string())
                 .or_default();
-            e.0 += 1;
-            e.1 += route_ok as usize;
+            cat.cases += 1;
+            cat.route.add(route_ok as usize, 1);
             if !route_ok {
                 card.failures.push(fail(
                     "route",
@@ -194,10 +241,41 @@ impl AnswerCard {
                 .collect();
             if !wanted.is_empty() && !o.cited.is_empty() {
                 expect_n += 1;
-                first_hit += case
+                let first_ok = case
                     .expected_refs
                     .iter()
-                    .any(|r| r.to_string() == o.cited[0]) as usize;
+                    .any(|r| r.to_string() == o.cited[0]);
+                first_hit += first_ok as usize;
+                cat.first.add(first_ok as usize, 1);
+                if !first_ok {
+                    card.failures.push(fail(
+                        "first_not_expected",
+                        format!(
+                            "first cited {}, expected one of {:?}",
+                            o.cited[0], case.expected_refs
+                        ),
+                    ));
+                }
+                let mut distinct: Vec<&String> = Vec::new();
+                for c in &o.cited {
+                    if !distinct.contains(&c) {
+                        distinct.push(c);
+                    }
+                }
+                let noise: Vec<&String> = distinct
+                    .iter()
+                    .copied()
+                    .filter(|c| !wanted.contains(c))
+                    .collect();
+                precision.add(distinct.len() - noise.len(), distinct.len());
+                cat.precision
+                    .add(distinct.len() - noise.len(), distinct.len());
+                if !noise.is_empty() {
+                    card.failures.push(fail(
+                        "noise",
+                        format!("cited {noise:?}, neither expected nor acceptable"),
+                    ));
+                }
                 if o.cited.iter().any(|c| wanted.contains(c)) {
                     expect_hit += 1;
                 } else {
@@ -219,12 +297,21 @@ impl AnswerCard {
         card.route_accuracy = share(route_right, card.cases);
         card.cited_expected = share(expect_hit, expect_n);
         card.first_cited_expected = share(first_hit, expect_n);
+        card.citation_precision = precision.share();
         card.evidence_quoted = share(evidence_hit, evidence_n);
         card.latency_ms_p50 = percentile(&latencies, 50.0);
         card.latency_ms_p95 = percentile(&latencies, 95.0);
-        card.route_accuracy_by_category = per_cat
+        card.by_category = per_cat
             .into_iter()
-            .map(|(k, (n, r))| (k, r as f64 / n as f64))
+            .map(|(k, t)| {
+                let figures = CategoryFigures {
+                    cases: t.cases,
+                    route_accuracy: t.route.share(),
+                    first_cited_expected: t.first.share(),
+                    citation_precision: t.precision.share(),
+                };
+                (k, figures)
+            })
             .collect();
         card
     }
@@ -238,6 +325,7 @@ impl AnswerCard {
             ("route_accuracy", self.route_accuracy),
             ("cited_expected", self.cited_expected),
             ("first_cited_expected", self.first_cited_expected),
+            ("citation_precision", self.citation_precision),
             ("evidence_quoted", self.evidence_quoted),
             ("latency_ms.p50", self.latency_ms_p50),
             ("latency_ms.p95", self.latency_ms_p95),
@@ -258,9 +346,23 @@ impl AnswerCard {
             ("route accuracy", self.route_accuracy),
             ("cited an expected ref", self.cited_expected),
             ("first cite expected", self.first_cited_expected),
+            ("citation precision", self.citation_precision),
             ("evidence quoted", self.evidence_quoted),
         ] {
             s.push_str(&format!("  {name:<24} {}\n", f(v)));
+        }
+        s.push_str(&format!(
+            "  {:<17} {:>5} {:>6} {:>6} {:>9}\n",
+            "by category", "cases", "route", "first", "precision"
+        ));
+        for (cat, c) in &self.by_category {
+            s.push_str(&format!(
+                "  {cat:<17} {:>5} {:>6} {:>6} {:>9}\n",
+                c.cases,
+                f(c.route_accuracy),
+                f(c.first_cited_expected),
+                f(c.citation_precision)
+            ));
         }
         s.push_str(&format!(
             "  latency ms p50/p95       {} / {}\n",
@@ -273,6 +375,57 @@ impl AnswerCard {
         ));
         s
     }
+}
+
+fn md_cell(s: &str, max: usize) -> String {
+    let s = s.replace('|', "\\|").replace('\n', " ");
+    if s.chars().count() > max {
+        format!("{}…", s.chars().take(max).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// The answer section of the Markdown report: figures, the per-category table, and every
+/// failure with its question.
+pub fn render_markdown(card: &AnswerCard, cases: &[GoldenCase]) -> String {
+    let f = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into());
+    let mut s = format!(
+        "\n## Answers ({} cases, extractive)\n\n```\n{}```\n",
+        card.cases,
+        card.render()
+    );
+    s.push_str("\n### By category\n\n| category | cases | route | first cited expected | citation precision |\n|---|---:|---:|---:|---:|\n");
+    for (cat, c) in &card.by_category {
+        s.push_str(&format!(
+            "| {cat} | {} | {} | {} | {} |\n",
+            c.cases,
+            f(c.route_accuracy),
+            f(c.first_cited_expected),
+            f(c.citation_precision)
+        ));
+    }
+    s.push_str(&format!(
+        "\n### Answer failures ({})\n\n",
+        card.failures.len()
+    ));
+    if card.failures.is_empty() {
+        s.push_str("None.\n");
+        return s;
+    }
+    s.push_str("| id | category | kind | question | detail |\n|---|---|---|---|---|\n");
+    for fail in &card.failures {
+        let case = cases.iter().find(|c| c.id == fail.id);
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            fail.id,
+            case.map(|c| c.category.as_str()).unwrap_or(""),
+            fail.kind,
+            md_cell(case.map(|c| c.question.as_str()).unwrap_or(""), 120),
+            md_cell(&fail.detail, 200)
+        ));
+    }
+    s
 }
 
 #[cfg(test)]
@@ -354,5 +507,40 @@ mod tests {
         }
         let card = AnswerCard::new(&cases(), &[outcome("C", "simple", true, &[], true)]);
         assert_eq!(card.false_refusal_rate, Some(1.0));
+    }
+
+    #[test]
+    fn precision_counts_each_cited_provision_once_and_first_must_be_expected() {
+        // A cites its expected ref first; C cites 326 twice (two clauses) and 21A, which is
+        // noise for a voting-age question.
+        let card = AnswerCard::new(
+            &cases(),
+            &[
+                outcome("A", "article_lookup", false, &["21A"], true),
+                outcome("C", "simple", false, &["326", "326", "21A"], true),
+            ],
+        );
+        assert_eq!(card.first_cited_expected, Some(1.0));
+        // 21A (A) + 326 (C) of 21A, 326, 21A.
+        assert!((card.citation_precision.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(card.by_category["simple"].citation_precision, Some(0.5));
+        assert_eq!(
+            card.by_category["article_lookup"].citation_precision,
+            Some(1.0)
+        );
+        assert!(card
+            .failures
+            .iter()
+            .any(|f| f.id == "C" && f.kind == "noise" && f.detail.contains("21A")));
+        // The right provision second is not enough to lead.
+        let card = AnswerCard::new(
+            &cases(),
+            &[outcome("C", "simple", false, &["21A", "326"], true)],
+        );
+        assert_eq!(card.first_cited_expected, Some(0.0));
+        assert_eq!(card.cited_expected, Some(1.0));
+        assert_eq!(card.by_category["simple"].first_cited_expected, Some(0.0));
+        assert!(card.failures.iter().any(|f| f.kind == "first_not_expected"));
+        assert_eq!(card.flat()["answers.citation_precision"], 0.5);
     }
 }

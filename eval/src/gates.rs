@@ -155,13 +155,13 @@ pub fn render(results: &[GateResult]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<30} {:>8} {:>9} {:>9}  verdict",
+        "{:<34} {:>8} {:>9} {:>9}  verdict",
         "gate", "value", "bound", "baseline"
     );
     for r in results {
         let _ = writeln!(
             s,
-            "{:<30} {:>8} {:>9} {:>9}  {}",
+            "{:<34} {:>8} {:>9} {:>9}  {}",
             r.metric,
             r.value.map(|v| format!("{v:.3}")).unwrap_or("–".into()),
             r.bound,

@@ -38,12 +38,25 @@
 //!
 //! Whether the evidence phrase really is in the text of the provision on that page needs the
 //! parsed PDF, so it is checked by `tests/evidence.rs`, not here.
+//!
+//! # Outside files ([`GoldenSet::parse_lenient`])
+//!
+//! A user's own set need not keep the whole contract. Loaded leniently, a file scores what it
+//! has: a missing `evidence` or `reference_answer` is allowed (evidence is then not scored); a
+//! missing `id` becomes `line-N`, a missing `split` `test`, a missing or unknown `category`
+//! [`Category::Other`], a missing `must_refuse` "refuse only if `out_of_scope`", missing
+//! `question_refs` what the ref parser reads in the question; refs may be user spellings
+//! ("Art. 21-A"); an answerable case may expect nothing (an `ambiguous` one, say: it is scored
+//! on route and refusal only). Each kind of gap is one warning with its count. A line that
+//! cannot be scored at all (not JSON, no question, an unknown split, a ref that names no
+//! provision, `must_refuse` with expected refs, a repeated id) is skipped and listed.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use nyaya_ingest::refid::{find_refs, parse_user_ref};
 use nyaya_ingest::RefId;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -110,9 +123,13 @@ pub enum Category {
     Ambiguous,
     /// Fact patterns of several hundred words.
     LongQuery,
+    /// Not one of the contract's categories: only from an outside file loaded leniently
+    /// ([`GoldenSet::parse_lenient`]); any answering route is right for it.
+    Other,
 }
 
 impl Category {
+    /// The contract's categories ([`Category::Other`] is not one of them).
     pub const ALL: [Category; 10] = [
         Category::ArticleLookup,
         Category::Simple,
@@ -138,6 +155,7 @@ impl Category {
             Category::Adversarial => "adversarial",
             Category::Ambiguous => "ambiguous",
             Category::LongQuery => "long_query",
+            Category::Other => "other",
         }
     }
 }
@@ -275,6 +293,8 @@ pub enum GoldenError {
     },
     #[error("the golden set is empty")]
     Empty,
+    #[error("no case can be scored: {}", .0.iter().map(|s| format!("line {}: {}", s.line, s.reason)).collect::<Vec<_>>().join("; "))]
+    NothingScorable(Vec<SkippedCase>),
 }
 
 impl GoldenError {
@@ -286,7 +306,7 @@ impl GoldenError {
             | GoldenError::WrongType { line, .. }
             | GoldenError::Invalid { line, .. }
             | GoldenError::DuplicateId { line, .. } => Some(*line),
-            GoldenError::Io { .. } | GoldenError::Empty => None,
+            GoldenError::Io { .. } | GoldenError::Empty | GoldenError::NothingScorable(_) => None,
         }
     }
 
@@ -343,6 +363,61 @@ impl GoldenSet {
             return Err(GoldenError::Empty);
         }
         Ok(GoldenSet { cases })
+    }
+
+    /// Reads an outside file leniently (see the module docs): what it lacks is filled in or left
+    /// unscored, with one warning per kind of gap; lines that cannot be scored are skipped and
+    /// listed. Fails only when the file cannot be read or no case survives.
+    pub fn load_lenient(path: impl AsRef<Path>) -> Result<(GoldenSet, LenientNotes), GoldenError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| GoldenError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        GoldenSet::parse_lenient(&text)
+    }
+
+    /// [`GoldenSet::load_lenient`] on text.
+    pub fn parse_lenient(text: &str) -> Result<(GoldenSet, LenientNotes), GoldenError> {
+        let mut cases: Vec<GoldenCase> = Vec::new();
+        let mut gaps = Gaps::default();
+        let mut skipped = Vec::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            let skip = |id: String, reason: String| SkippedCase { line, id, reason };
+            // A skipped line's gaps are not the set's: count them only for kept cases.
+            let mut case_gaps = Gaps::default();
+            match parse_case_lenient(raw, line, &mut case_gaps) {
+                Err(reason) => skipped.push(skip(format!("line-{line}"), reason)),
+                Ok(case) => match seen.get(&case.id) {
+                    Some(first) => skipped.push(skip(
+                        case.id.clone(),
+                        format!("the id is already used on line {first}"),
+                    )),
+                    None => {
+                        seen.insert(case.id.clone(), line);
+                        cases.push(case);
+                        gaps.merge(case_gaps);
+                    }
+                },
+            }
+        }
+        if cases.is_empty() {
+            return Err(if skipped.is_empty() {
+                GoldenError::Empty
+            } else {
+                GoldenError::NothingScorable(skipped)
+            });
+        }
+        let notes = LenientNotes {
+            warnings: gaps.warnings(),
+            skipped,
+        };
+        Ok((GoldenSet { cases }, notes))
     }
 
     pub fn cases(&self) -> &[GoldenCase] {
@@ -573,6 +648,190 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
     })
 }
 
+// ---------------------------------------------------------------------------------------------
+// Outside files: one line → one case, leniently
+
+/// What a lenient load filled in or left unscored, and what it skipped.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LenientNotes {
+    /// One line per kind of gap, with how many cases had it.
+    pub warnings: Vec<String>,
+    pub skipped: Vec<SkippedCase>,
+}
+
+/// A line of an outside file that cannot be scored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedCase {
+    pub line: usize,
+    /// The case's id, or `line-N` when it had none (or was not read).
+    pub id: String,
+    pub reason: String,
+}
+
+/// Kinds of gap, counted: each becomes one warning.
+#[derive(Default)]
+struct Gaps(BTreeMap<&'static str, usize>);
+
+impl Gaps {
+    fn note(&mut self, what: &'static str) {
+        *self.0.entry(what).or_insert(0) += 1;
+    }
+
+    fn merge(&mut self, other: Gaps) {
+        for (what, n) in other.0 {
+            *self.0.entry(what).or_insert(0) += n;
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|(what, n)| format!("{n} case{} {what}", if *n == 1 { "" } else { "s" }))
+            .collect()
+    }
+}
+
+/// Canonical ids, or user spellings the ref parser reads as exactly one provision.
+fn lenient_refs(
+    f: &Fields,
+    field: &'static str,
+    gaps: &mut Gaps,
+) -> Result<Option<Vec<RefId>>, String> {
+    let items = match f.obj.get(field) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(Value::String(s)) => &vec![Value::String(s.clone())],
+        Some(_) => return Err(format!("`{field}` is not a list of provisions")),
+    };
+    let mut out: Vec<RefId> = Vec::new();
+    for item in items {
+        let Value::String(s) = item else {
+            return Err(format!("`{field}` is not a list of provisions"));
+        };
+        let id = match s.trim().parse::<RefId>() {
+            Ok(id) => id,
+            Err(_) => {
+                let id = parse_user_ref(s)
+                    .map(|r| r.id)
+                    .ok_or_else(|| format!("`{field}`: {s:?} names no provision"))?;
+                gaps.note(
+                    "with refs spelled as users spell them (\"Art. 21-A\"): read by the ref parser",
+                );
+                id
+            }
+        };
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    Ok(Some(out))
+}
+
+fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenCase, String> {
+    let value: Value = serde_json::from_str(raw).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(obj) = &value else {
+        return Err("not a JSON object".into());
+    };
+    let f = Fields { obj, line };
+    let text = |field: &'static str| f.opt_str(field).map_err(|e| e.to_string());
+    let question = match text("question")? {
+        Some(q) if !q.trim().is_empty() => q.to_string(),
+        _ => return Err("no question".into()),
+    };
+    let id = match text("id")? {
+        Some(id) if !id.trim().is_empty() => id.trim().to_string(),
+        _ => {
+            gaps.note("without `id`: named by their line (`line-N`)");
+            format!("line-{line}")
+        }
+    };
+    let split = match text("split")? {
+        Some(s) => s
+            .parse()
+            .map_err(|()| format!("split {s:?} is not dev or test"))?,
+        None => {
+            gaps.note("without `split`: counted as test");
+            Split::Test
+        }
+    };
+    let category = match text("category")? {
+        Some(c) => c.parse().unwrap_or_else(|()| {
+            gaps.note("with a category outside the contract: scored as `other`");
+            Category::Other
+        }),
+        None => {
+            gaps.note("without `category`: scored as `other` (any answering route)");
+            Category::Other
+        }
+    };
+    let expected_refs = lenient_refs(&f, "expected_refs", gaps)?.unwrap_or_default();
+    let acceptable_refs: Vec<RefId> = lenient_refs(&f, "acceptable_refs", gaps)?
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| !expected_refs.contains(r))
+        .collect();
+    let question_refs = match lenient_refs(&f, "question_refs", gaps)? {
+        Some(refs) => refs,
+        None => {
+            gaps.note("without `question_refs`: read from the question by the ref parser");
+            let mut named: Vec<RefId> = find_refs(&question)
+                .into_iter()
+                .map(|(r, _)| r.id)
+                .collect();
+            named.sort();
+            named.dedup();
+            named
+        }
+    };
+    let must_refuse = match f.obj.get("must_refuse") {
+        Some(Value::Bool(b)) => *b,
+        None | Some(Value::Null) => {
+            gaps.note("without `must_refuse`: refused only when `out_of_scope`");
+            category == Category::OutOfScope
+        }
+        Some(_) => return Err("`must_refuse` is not true or false".into()),
+    };
+    if must_refuse && !expected_refs.is_empty() {
+        return Err("`must_refuse` and `expected_refs` contradict each other".into());
+    }
+    let reference_answer = text("reference_answer")?.unwrap_or("").to_string();
+    let evidence = match text("evidence")? {
+        Some(e) if !e.trim().is_empty() => match e.parse::<Evidence>() {
+            Ok(e) => Some(e),
+            Err(_) => {
+                gaps.note("with an `evidence` not of the form `p.<page>: <phrase>`: not scored");
+                None
+            }
+        },
+        _ => None,
+    };
+    if !must_refuse {
+        if evidence.is_none() {
+            gaps.note("without `evidence`: evidence_quoted skips them");
+        }
+        if reference_answer.trim().is_empty() {
+            gaps.note("without `reference_answer` (not needed to score)");
+        }
+        if expected_refs.is_empty() {
+            gaps.note("expecting no provision: scored on route and refusal only");
+        }
+    }
+    Ok(GoldenCase {
+        id,
+        split,
+        category,
+        question,
+        expected_refs,
+        acceptable_refs,
+        question_refs,
+        must_refuse,
+        reference_answer,
+        evidence,
+        notes: text("notes")?.unwrap_or("").to_string(),
+        line,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -727,5 +986,91 @@ mod tests {
         for s in Split::ALL {
             assert_eq!(s.as_str().parse::<Split>(), Ok(s));
         }
+    }
+
+    #[test]
+    fn an_outside_file_loads_leniently_and_lists_what_it_skips() {
+        let text = r#"{"question": "What does Art. 21-A say?", "expected_refs": ["Art. 21-A"]}
+{"id": "amb", "category": "ambiguous", "question": "What is the term?", "expected_refs": [], "must_refuse": false}
+{"id": "oos", "category": "out_of_scope", "question": "Who won the 2011 world cup?"}
+{"id": "x", "split": "dev", "category": "factual", "question": "Voting age?", "expected_refs": ["326"], "evidence": "somewhere"}
+not json
+{"id": "bad", "question": "Who?", "expected_refs": ["banana"]}
+{"id": "both", "question": "Both?", "expected_refs": ["21"], "must_refuse": true}
+{"id": "amb", "question": "again"}
+{"id": "nq", "expected_refs": ["21"]}
+{"id": "split", "split": "train", "question": "q"}"#;
+        // The strict loader refuses such a file at its first line.
+        assert!(GoldenSet::parse(text).is_err());
+        let (set, notes) = GoldenSet::parse_lenient(text).unwrap();
+        let ids: Vec<&str> = set.cases().iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["line-1", "amb", "oos", "x"]);
+        let first = &set.cases()[0];
+        assert_eq!(first.expected_refs, vec!["21A".parse::<RefId>().unwrap()]);
+        assert_eq!(
+            first.question_refs, first.expected_refs,
+            "read from the question"
+        );
+        assert_eq!(
+            (first.split, first.category),
+            (Split::Test, Category::Other)
+        );
+        assert!(!first.must_refuse && first.evidence.is_none());
+        let amb = set.get("amb").unwrap();
+        assert!(amb.expected_refs.is_empty() && !amb.must_refuse);
+        assert!(
+            set.get("oos").unwrap().must_refuse,
+            "out_of_scope is refused"
+        );
+        let x = set.get("x").unwrap();
+        assert_eq!(
+            (x.split, x.category, x.evidence.is_none()),
+            (Split::Dev, Category::Other, true)
+        );
+        let skipped: Vec<(usize, &str)> = notes
+            .skipped
+            .iter()
+            .map(|s| (s.line, s.id.as_str()))
+            .collect();
+        assert_eq!(
+            skipped,
+            [
+                (5, "line-5"),
+                (6, "line-6"),
+                (7, "line-7"),
+                (8, "amb"),
+                (9, "line-9"),
+                (10, "line-10")
+            ]
+        );
+        assert!(
+            notes.skipped[1].reason.contains("banana"),
+            "{:?}",
+            notes.skipped[1]
+        );
+        assert!(
+            notes.skipped[3].reason.contains("line 2"),
+            "{:?}",
+            notes.skipped[3]
+        );
+        // One warning per kind of gap, with its count.
+        let w = notes.warnings.join("\n");
+        for needle in [
+            "3 cases without `evidence`",
+            "1 case without `id`",
+            "expecting no provision",
+            "category outside the contract",
+            "as users spell them",
+        ] {
+            assert!(w.contains(needle), "{needle:?} in\n{w}");
+        }
+        assert_eq!(
+            notes
+                .warnings
+                .iter()
+                .filter(|w| w.contains("`evidence`"))
+                .count(),
+            2
+        );
     }
 }

@@ -9,7 +9,10 @@
 //!
 //! - [`scorecard`]: a run's pinned and unpinned reports as the figures `nyaya eval` prints,
 //!   and the Markdown report.
-//! - [`answers`]: the answer pipeline's metrics (citation validity, refusals, routes).
+//! - [`answers`]: the answer pipeline's metrics (citation validity, refusals, routes, what a
+//!   reader sees first, citation precision), overall and per category.
+//! - [`paraphrase`]: the paraphrase suite (`eval/golden/paraphrases.jsonl`) and paraphrase
+//!   consistency.
 //! - [`gates`]: `eval/gates.toml` and `eval/baseline.json`, and the check that fails a run.
 //!
 //! What it is not: it runs no search, opens no database or socket, and reads no file except
@@ -22,12 +25,16 @@ pub mod answers;
 pub mod gates;
 pub mod golden;
 pub mod metrics;
+pub mod paraphrase;
 pub mod scorecard;
 
 pub use answers::{AnswerCard, AnswerOutcome};
 pub use gates::{check as check_gates, Baseline, GateResult, Gates, GatesError};
-pub use golden::{Category, Evidence, GoldenCase, GoldenError, GoldenSet, Split};
+pub use golden::{
+    Category, Evidence, GoldenCase, GoldenError, GoldenSet, LenientNotes, SkippedCase, Split,
+};
 pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};
+pub use paraphrase::{Paraphrase, ParaphraseCard, ParaphraseSet};
 pub use scorecard::{Failure, Scorecard};
 
 /// The golden set shipped with the crate: `eval/golden/single_turn.jsonl`.
