@@ -251,8 +251,10 @@ impl AnswerCard {
                     card.failures.push(fail(
                         "first_not_expected",
                         format!(
-                            "first cited {}, expected one of {:?}",
-                            o.cited[0], case.expected_refs
+                            "first cited {} (retrieval led with {}), expected one of {:?}",
+                            o.cited[0],
+                            o.retrieved.first().map(String::as_str).unwrap_or("nothing"),
+                            case.expected_refs
                         ),
                     ));
                 }
