@@ -1491,7 +1491,10 @@ mod tests {
             .filter(|(_, _, c)| !c.in_scope())
             .collect();
         for (id, split, c) in &flagged {
-            println!("scope: {split} in-scope {id} flagged {:?} ({:?})", c.verdict, c.matched);
+            println!(
+                "scope: {split} in-scope {id} flagged {:?} ({:?})",
+                c.verdict, c.matched
+            );
         }
         let dev: Vec<_> = flagged.iter().filter(|(_, s, _)| s == "dev").collect();
         assert!(dev.is_empty(), "in-scope dev questions flagged: {dev:#?}");
