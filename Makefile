@@ -28,7 +28,7 @@ export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
 
 .PHONY: browser screenshots
-.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint llm-local
+.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench fmt lint llm-local train train-check
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | \
@@ -101,9 +101,17 @@ calibrate: db-up build ## Sweep the "not covered" threshold on the dev split (th
 	$(NYAYA) ingest
 	$(NYAYA) calibrate --split dev
 
-ablate: db-up build ## Every mode and switch on the dev split; rewrites adr/0006-retrieval-ablation.md
+ablate: db-up build ## Every mode and switch on the dev and test splits and the paraphrase suite; rewrites adr/0006-retrieval-ablation.md
 	$(NYAYA) ingest
-	$(NYAYA) ablate --split dev
+	$(NYAYA) ablate
+
+train: db-up build ## Train the learned second stage on questions generated from the corpus (never the golden set); rewrites data/train/questions.jsonl and data/second_stage.json (ADR 0008)
+	$(NYAYA) ingest
+	$(NYAYA) train
+
+train-check: db-up build ## Retrain and check the result matches the shipped model within the tolerance
+	$(NYAYA) ingest
+	$(NYAYA) train --check
 
 bench: db-up build ## Parse benchmark (criterion) and search latency per mode over the golden questions
 	$(CARGO) bench -p nyaya-ingest --bench parse

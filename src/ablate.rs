@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 
 use sqlx::PgPool;
 
-use nyaya_eval::GoldenCase;
+use nyaya_eval::{GoldenCase, Paraphrase, ParaphraseCard};
 
 use crate::config::Config;
 use crate::error::AppResult;
-use crate::evaluate::{evaluate, CaseRun, Evaluation};
+use crate::evaluate::{evaluate, paraphrase_firsts_search, CaseRun, Evaluation};
 use crate::search::rerank::SecondStage;
 use crate::search::{Mode, Models, SearchOptions};
 
@@ -32,8 +32,15 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
         with("dense", &|o| o.mode = Mode::Dense),
         with("lexical", &|o| o.mode = Mode::Lexical),
         with("hybrid", &|o| o.mode = Mode::Hybrid),
-        with("hybrid+rerank (rescore)", &|o| o.mode = Mode::HybridRerank),
-        with("dense+rerank (rescore)", &|o| o.mode = Mode::DenseRerank),
+        with("hybrid+rerank (learned second stage)", &|o| {
+            o.mode = Mode::HybridRerank
+        }),
+        with("dense+rerank (learned)", &|o| o.mode = Mode::DenseRerank),
+        with("hybrid+rerank, second stage rescore (hand-set)", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.second_stage = SecondStage::Rescore;
+            o.rerank_depth = 10;
+        }),
         with("hybrid+rerank, second stage none", &|o| {
             o.mode = Mode::HybridRerank;
             o.second_stage = SecondStage::None;
@@ -53,6 +60,10 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
         with("lexical − glossary", &|o| {
             o.mode = Mode::Lexical;
             o.glossary = false;
+        }),
+        with("hybrid+rerank − name pins", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.name_pins = false;
         }),
         with("hybrid+rerank − sub-query split", &|o| {
             o.mode = Mode::HybridRerank;
@@ -86,9 +97,9 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.mode = Mode::HybridRerank;
             o.depth = 20;
         }),
-        with("hybrid+rerank, rerank depth 30", &|o| {
+        with("hybrid+rerank, learned over rerank depth 10", &|o| {
             o.mode = Mode::HybridRerank;
-            o.rerank_depth = 30;
+            o.rerank_depth = 10;
         }),
     ]
 }
@@ -120,10 +131,10 @@ fn f3(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into())
 }
 
-fn row(name: &str, cases: &[GoldenCase], ev: &Evaluation) -> String {
+fn row(name: &str, cases: &[GoldenCase], ev: &Evaluation, paraphrase: Option<f64>) -> String {
     let c = &ev.scorecard;
     format!(
-        "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} |",
+        "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.1} | {:.1} |",
         f3(c.unpinned.recall_at_1),
         f3(c.unpinned.recall_at_5),
         f3(c.unpinned.recall_at_10),
@@ -134,6 +145,7 @@ fn row(name: &str, cases: &[GoldenCase], ev: &Evaluation) -> String {
         f3(c.pinned.lookup_hit_at_1),
         f3(c.refusal_accuracy),
         f3(c.false_refusal_rate),
+        f3(paraphrase),
         reach_at_5(cases, &ev.unpinned),
         c.latency_ms.p50.unwrap_or(0.0),
         c.latency_ms.p95.unwrap_or(0.0),
@@ -150,24 +162,50 @@ fn git(args: &[&str]) -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Runs the variants and renders the ADR.
+/// One split's cases and the paraphrase groups that belong to them.
+pub struct SplitCases<'a> {
+    pub name: String,
+    pub cases: Vec<GoldenCase>,
+    pub paraphrases: Vec<&'a Paraphrase>,
+}
+
+/// Runs the variants over each split and renders the ADR.
 pub async fn run(
     pool: &PgPool,
     models: &Models,
     cfg: &Config,
-    cases: &[GoldenCase],
-    split: &str,
+    splits: &[SplitCases<'_>],
 ) -> AppResult<String> {
     let base = cfg.search_options();
-    let mut rows = Vec::new();
-    for v in variants(&base) {
-        let ev = evaluate(pool, models, cases, &v.opts).await?;
-        eprintln!(
-            "{}: unpinned R@5 {}",
-            v.name,
-            f3(ev.scorecard.unpinned.recall_at_5)
-        );
-        rows.push(row(&v.name, cases, &ev));
+    let mut tables = Vec::new();
+    for split in splits {
+        let mut rows = Vec::new();
+        for v in variants(&base) {
+            let ev = evaluate(pool, models, &split.cases, &v.opts).await?;
+            let paraphrase = if split.paraphrases.is_empty() {
+                None
+            } else {
+                let first = paraphrase_firsts_search(
+                    pool,
+                    models,
+                    &split.paraphrases,
+                    &ev.unpinned,
+                    &v.opts,
+                )
+                .await?;
+                ParaphraseCard::new(&split.paraphrases, &split.cases, &first).consistency
+            };
+            eprintln!(
+                "{} {}: unpinned R@5 {}, MRR@10 {}, paraphrase consistency {}",
+                split.name,
+                v.name,
+                f3(ev.scorecard.unpinned.recall_at_5),
+                f3(ev.scorecard.unpinned.mrr_at_10),
+                f3(paraphrase)
+            );
+            rows.push(row(&v.name, &split.cases, &ev, paraphrase));
+        }
+        tables.push((split, rows));
     }
     let commit = git(&["rev-parse", "--short", "HEAD"]);
     // Only what can change a number counts as dirty (docs and the ADRs themselves do not).
@@ -186,38 +224,43 @@ pub async fn run(
         "Cargo.lock",
     ])
     .is_empty();
+    let names: Vec<&str> = splits.iter().map(|s| s.name.as_str()).collect();
     let mut s = String::new();
     let _ = writeln!(s, "# ADR 0006: Retrieval ablation\n");
     let _ = writeln!(
         s,
-        "Generated by `nyaya ablate --split {split}` (`make ablate`) at commit `{commit}`{} on {} UTC, over {} {split} cases of `eval/golden/single_turn.jsonl`. Do not edit by hand; rerun the command. The decisions it informs are in [ADR 0004](0004-retrieval.md) and [ADR 0005](0005-refusal-threshold.md).\n",
+        "Generated by `nyaya ablate` (`make ablate`) at commit `{commit}`{} on {} UTC, over the {} splits of `eval/golden/single_turn.jsonl` and their groups of `eval/golden/paraphrases.jsonl`. Do not edit by hand; rerun the command. The decisions it informs are in [ADR 0004](0004-retrieval.md), [ADR 0005](0005-refusal-threshold.md) and [ADR 0008](0008-learned-second-stage.md). Choices are made on dev; test is reported, never tuned on.\n",
         if dirty {
             " (with uncommitted code changes)"
         } else {
             ""
         },
         chrono::Utc::now().format("%Y-%m-%d %H:%M"),
-        cases.len()
+        names.join(" and "),
     );
     let _ = writeln!(
         s,
-        "Base configuration: mode `{}`, RRF k {}, leg depth {}, rerank depth {}, rescore weights {:?}, refusal threshold {:.3}.\n",
-        base.mode, base.rrf_k, base.depth, base.rerank_depth, base.weights, base.refusal_threshold
+        "Base configuration: mode `{}`, second stage `{:?}`, RRF k {}, leg depth {}, rerank depth {}, rescore weights {:?}, refusal threshold {:.3}.\n",
+        base.mode, base.second_stage, base.rrf_k, base.depth, base.rerank_depth, base.weights, base.refusal_threshold
     );
     let _ = writeln!(
         s,
-        "Columns: \"u.\" = unpinned (refs named in the question not put first; retrieval alone). R@5 pinned and lookup Hit@1 are what users get. Candidate recall is Recall@50 of the first stage's fused list, before the second stage. Reach@5 counts an expected ref found in the unpinned top 5 *or* among the supporting provisions one cross-reference hop away. Refusal figures are the search-level decision (out-of-scope rules + calibrated threshold). Latency is the whole search per query (pinned run), on this machine, debug or release as built.\n"
+        "Columns: \"u.\" = unpinned (refs named in the question not put first; retrieval alone). R@5 pinned and lookup Hit@1 are what users get. Candidate recall is Recall@50 of the first stage's fused list, before the second stage. Paraphrase consistency: the share of paraphrase groups whose four wordings all lead (unpinned) with the same expected provision. Reach@5 counts an expected ref found in the unpinned top 5 *or* among the supporting provisions one cross-reference hop away. Refusal figures are the search-level decision (out-of-scope rules + calibrated threshold). Latency is the whole search per query (pinned run), on this machine, debug or release as built.\n"
     );
-    let _ = writeln!(
-        s,
-        "| variant | u. R@1 | u. R@5 | u. R@10 | u. MRR@10 | u. nDCG@5 | cand. recall | R@5 pinned | lookup Hit@1 | refusal acc. | false refusal | u. reach@5 | p50 ms | p95 ms |"
-    );
-    let _ = writeln!(
-        s,
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for r in rows {
-        let _ = writeln!(s, "{r}");
+    for (split, rows) in tables {
+        let _ = writeln!(s, "## {} split ({} cases)\n", split.name, split.cases.len());
+        let _ = writeln!(
+            s,
+            "| variant | u. R@1 | u. R@5 | u. R@10 | u. MRR@10 | u. nDCG@5 | cand. recall | R@5 pinned | lookup Hit@1 | refusal acc. | false refusal | paraphrase cons. | u. reach@5 | p50 ms | p95 ms |"
+        );
+        let _ = writeln!(
+            s,
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
+        for r in rows {
+            let _ = writeln!(s, "{r}");
+        }
+        let _ = writeln!(s);
     }
     Ok(s)
 }

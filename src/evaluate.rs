@@ -147,6 +147,12 @@ pub async fn evaluate_answers(
             refused: r.refused,
             cited: r.citations.iter().map(|c| c.ref_id.clone()).collect(),
             retrieved: r.retrieval.retrieved.clone(),
+            scores: r
+                .retrieval
+                .results
+                .iter()
+                .map(|h| (h.ref_id.clone(), h.score))
+                .collect(),
             quotes: r.citations.iter().map(|c| c.quote.clone()).collect(),
             quotes_verbatim: r
                 .citations
@@ -231,6 +237,47 @@ pub async fn paraphrase_firsts_answers(
         }
     }
     Ok(first)
+}
+
+/// One JSON line per case: the question, its refs, the pinned and unpinned top 10 and, when
+/// the answers ran, the route and what the answer cited (in order) — the raw material of
+/// FAILURES.md and of any analysis the scorecard does not make.
+pub fn dump_lines(
+    cases: &[GoldenCase],
+    ev: &Evaluation,
+    outcomes: &[nyaya_eval::AnswerOutcome],
+) -> String {
+    let run = |runs: &[CaseRun], id: &str| runs.iter().find(|r| r.id == id).cloned();
+    let mut out = String::new();
+    for c in cases {
+        let top = |r: Option<CaseRun>| {
+            r.map(|r| {
+                serde_json::json!({
+                    "ranking": r.ranking.iter().take(10).collect::<Vec<_>>(),
+                    "refused": r.refused,
+                    "confidence": r.confidence,
+                })
+            })
+        };
+        let answer = outcomes.iter().find(|o| o.id == c.id).map(|o| {
+            serde_json::json!({
+                "route": o.route, "refused": o.refused, "cited": o.cited,
+                "retrieved": o.retrieved.iter().take(10).collect::<Vec<_>>(),
+                "scores": o.scores,
+            })
+        });
+        let line = serde_json::json!({
+            "id": c.id, "split": c.split, "category": c.category, "question": c.question,
+            "expected": c.expected_refs, "acceptable": c.acceptable_refs,
+            "must_refuse": c.must_refuse,
+            "pinned": top(run(&ev.pinned, &c.id)),
+            "unpinned": top(run(&ev.unpinned, &c.id)),
+            "answer": answer,
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// One point of the refusal curve.

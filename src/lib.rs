@@ -16,3 +16,4 @@ pub mod provision;
 pub mod scope;
 pub mod search;
 pub mod store;
+pub mod train;

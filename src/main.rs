@@ -81,6 +81,20 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         slowest: usize,
     },
+    /// Train the learned second stage on questions generated from the corpus (never the golden
+    /// set): writes data/train/questions.jsonl and data/second_stage.json.
+    Train {
+        /// Retrain and compare with the shipped model instead of writing (exit 1 when a weight
+        /// differs by more than the tolerance, or the data's hash differs).
+        #[arg(long)]
+        check: bool,
+        /// Where the generated questions go.
+        #[arg(long, default_value = "data/train/questions.jsonl")]
+        questions: PathBuf,
+        /// Where the model goes.
+        #[arg(long, default_value = "data/second_stage.json")]
+        model: PathBuf,
+    },
     /// Run every mode and switch over a split and write the ablation ADR.
     Ablate {
         #[command(flatten)]
@@ -164,6 +178,10 @@ struct EvalArgs {
     /// The baseline file (per split).
     #[arg(long, default_value = "eval/baseline.json")]
     baseline_file: PathBuf,
+    /// Write one JSON line per case (question, expected refs, pinned and unpinned top 10, and
+    /// with --answers what the answer cited) to this file, for analysis.
+    #[arg(long)]
+    dump: Option<PathBuf>,
 }
 
 /// The cases of one run, and the paraphrase groups that belong to them.
@@ -275,6 +293,10 @@ struct Knobs {
     /// Do not search the parts of a many-part question separately.
     #[arg(long)]
     no_split: bool,
+    /// Do not pin the provisions of institutions a question only names ("Lok Sabha vs Rajya
+    /// Sabha").
+    #[arg(long)]
+    no_name_pins: bool,
     /// The lexical leg's weight in the fusion (dense counts 1).
     #[arg(long)]
     lexical_weight: Option<f64>,
@@ -287,6 +309,9 @@ struct Knobs {
     /// The rescorer's weights: fused,dense,lexical,title.
     #[arg(long, env = "NYAYA_RESCORE_WEIGHTS")]
     weights: Option<nyaya::search::rerank::Weights>,
+    /// How many fused provisions the second stage re-orders.
+    #[arg(long)]
+    rerank_depth: Option<usize>,
 }
 
 impl Knobs {
@@ -295,6 +320,7 @@ impl Knobs {
         o.glossary &= !self.no_glossary;
         o.hop &= !self.no_hop;
         o.split &= !self.no_split;
+        o.name_pins &= !self.no_name_pins;
         if let Some(w) = self.weights {
             o.weights = w;
         }
@@ -306,6 +332,9 @@ impl Knobs {
         }
         if let Some(r) = self.lexical_ranking {
             o.lexical_ranking = r;
+        }
+        if let Some(d) = self.rerank_depth {
+            o.rerank_depth = d;
         }
         o
     }
@@ -613,6 +642,11 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Eval(args) => eval_command(&cfg, args).await,
+        Command::Train {
+            check,
+            questions,
+            model,
+        } => train_command(&cfg, check, &questions, &model).await,
         Command::Calibrate { set } => {
             let sel = set.load()?;
             let cases = sel.cases;
@@ -687,11 +721,33 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Ablate { set, out } => {
-            let sel = set.load()?;
-            let cases = sel.cases;
+            // Dev and test unless a split is asked for.
+            let names: Vec<String> = match &set.split {
+                Some(s) => vec![s.clone()],
+                None => vec!["dev".into(), "test".into()],
+            };
+            let selections = names
+                .iter()
+                .map(|n| {
+                    GoldenArgs {
+                        split: Some(n.clone()),
+                        golden: set.golden.clone(),
+                        paraphrases: set.paraphrases.clone(),
+                    }
+                    .load()
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let splits: Vec<ablate::SplitCases> = selections
+                .iter()
+                .map(|sel| ablate::SplitCases {
+                    name: sel.split.clone(),
+                    cases: sel.cases.clone(),
+                    paraphrases: sel.paraphrase_groups(),
+                })
+                .collect();
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            let text = ablate::run(&pool, &models, &cfg, &cases, &sel.split).await?;
+            let text = ablate::run(&pool, &models, &cfg, &splits).await?;
             std::fs::write(&out, &text)
                 .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
             print!("{text}");
@@ -796,10 +852,21 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             let first = evaluate::paraphrase_firsts_answers(&answerer, &groups, &outcomes).await?;
             Some(ParaphraseCard::new(&groups, cases, &first))
         };
-        Some((card, para))
+        Some((card, para, outcomes))
     } else {
         None
     };
+    if let Some(path) = &args.dump {
+        let outcomes = answers
+            .as_ref()
+            .map(|(_, _, o)| o.as_slice())
+            .unwrap_or(&[]);
+        let text = evaluate::dump_lines(cases, &ev, outcomes);
+        std::fs::write(path, text)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        eprintln!("dump: {}", path.display());
+    }
+    let answers = answers.map(|(card, para, _)| (card, para));
 
     let card = &ev.scorecard;
     let mut flat = card.flat();
@@ -918,4 +985,76 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         );
     }
     Ok(code)
+}
+
+/// `nyaya train`: generate, mine, fit; write (or `--check` against) the shipped model.
+async fn train_command(
+    cfg: &Config,
+    check: bool,
+    questions_path: &std::path::Path,
+    model_path: &std::path::Path,
+) -> Result<ExitCode, AppError> {
+    use nyaya::train;
+    let started = std::time::Instant::now();
+    let pool = db::connect(&cfg.database_url).await?;
+    let held_out = train::held_out_questions()?;
+    let (questions, dropped) = train::generate(&pool, &held_out).await?;
+    let text = train::to_jsonl(&questions);
+    let sha = nyaya_ingest::sha256_hex(text.as_bytes());
+    eprintln!(
+        "generated {} questions ({dropped} dropped: they match golden or paraphrase questions), sha256 {sha}",
+        questions.len()
+    );
+    let opts = cfg.search_options();
+    let models = load_models(cfg, nyaya::search::Mode::HybridRerank)?;
+    let mined = train::mine(&pool, &models, &opts, &questions).await?;
+    eprintln!(
+        "mined {} heads of {} ({} sources not in the head)",
+        mined.lists.len(),
+        questions.len(),
+        mined.missed
+    );
+    eprintln!("template          questions  first-stage top1  in head");
+    for (t, (n, top, head)) in &mined.by_template {
+        eprintln!(
+            "{t:<17} {n:>9} {:>17.3} {:>8.3}",
+            *top as f64 / *n as f64,
+            *head as f64 / *n as f64
+        );
+    }
+    let model = train::train(&mined, questions.len(), sha.clone());
+    eprintln!(
+        "fitted in {} Newton steps: loss {:.4}, training top1 {:.3} ({:.0} s in all)",
+        model.training.iterations,
+        model.training.loss,
+        model.training.top1,
+        started.elapsed().as_secs_f64()
+    );
+    for (name, w) in model.features.iter().zip(&model.weights) {
+        eprintln!("  {name:<26} {w:>8.3}");
+    }
+    if check {
+        let shipped = nyaya::search::ltr::LtrModel::builtin();
+        let d = train::distance(&model, shipped);
+        let same_data = shipped.training.data_sha256 == sha;
+        println!(
+            "retrained vs shipped: data {}, largest weight difference {d:.2e} (tolerance {})",
+            if same_data { "identical" } else { "differs" },
+            train::TOLERANCE
+        );
+        return Ok(if same_data && d <= train::TOLERANCE {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    train::write(questions_path, &text)?;
+    let json = serde_json::to_string_pretty(&model).unwrap_or_default() + "\n";
+    train::write(model_path, &json)?;
+    println!(
+        "wrote {} and {}",
+        questions_path.display(),
+        model_path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

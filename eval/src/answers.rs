@@ -37,6 +37,10 @@ pub struct AnswerOutcome {
     pub cited: Vec<String>,
     /// Every provision retrieval returned for the answer.
     pub retrieved: Vec<String>,
+    /// The main search's results and their scores, best first (for analysis: how far below
+    /// the lead a second citation scored).
+    #[serde(default)]
+    pub scores: Vec<(String, f64)>,
     /// The quotes, as shown.
     pub quotes: Vec<String>,
     /// Each quote is an exact substring of its provision's stored text (checked by the caller
@@ -455,6 +459,7 @@ mod tests {
             refused,
             cited: cited.iter().map(|s| s.to_string()).collect(),
             retrieved: vec!["21A".into(), "326".into()],
+            scores: Vec::new(),
             quotes: vec![
                 "The State shall provide free and compulsory education to all children of the age".into(),
                 "every person who is a citizen of India and who is not less than eighteen years of age".into(),

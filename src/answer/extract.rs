@@ -16,7 +16,8 @@ pub const MAX_QUOTE_CHARS: usize = 700;
 /// A sub-clause is quoted with its parent clause when the parent is at most this long, so that
 /// "(a) to freedom of speech and expression;" is read with "All citizens shall have the right—".
 const PARENT_CHARS: usize = 450;
-/// How spans compete for a quote (chosen on dev, ADR 0007; `NYAYA_QUOTE_WEIGHTS`).
+/// How spans compete for a quote, and how close a second provision must come to the first to
+/// be shown as "also relevant" (chosen on dev, ADR 0007; `NYAYA_QUOTE_WEIGHTS`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QuoteWeights {
     /// The weight of the share of the question's words in a span's score, beside its cosine.
@@ -24,6 +25,11 @@ pub struct QuoteWeights {
     /// What each rank of retrieval's order adds to a provision's best span: less lets a
     /// well-worded span of a lower hit win too often; more ignores the spans.
     pub rank_prior: f64,
+    /// The largest gap (either way) between the lead's retrieval score and a second
+    /// provision's for the second to be shown ("also relevant"). The learned stage's scores
+    /// are log-odds, so a gap of 1 means one is e times likelier to govern than the other.
+    /// Infinite: always shown.
+    pub also_gap: f64,
 }
 
 impl Default for QuoteWeights {
@@ -31,24 +37,36 @@ impl Default for QuoteWeights {
         QuoteWeights {
             overlap: 0.25,
             rank_prior: 0.1,
+            // On dev, second citations within 0.5 of the lead were relevant 56 % of the time,
+            // beyond it 6–48 % (ADR 0007).
+            also_gap: 0.5,
         }
     }
 }
 
 impl std::fmt::Display for QuoteWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{},{}", self.overlap, self.rank_prior)
+        write!(f, "{},{},{}", self.overlap, self.rank_prior, self.also_gap)
     }
 }
 
 impl std::str::FromStr for QuoteWeights {
     type Err = String;
-    /// "overlap,rank_prior", e.g. "0.25,0.1".
+    /// "overlap,rank_prior,also_gap", e.g. "0.25,0.1,0.5"; without the third number the gap
+    /// is the default ("inf" shows every second provision).
     fn from_str(s: &str) -> Result<Self, String> {
-        let [overlap, rank_prior] = crate::config::comma_numbers(s, "overlap,rank_prior")?;
+        let names = "overlap,rank_prior[,also_gap]";
+        let (overlap, rank_prior, also_gap) = match crate::config::comma_numbers::<3>(s, names) {
+            Ok([o, r, g]) => (o, r, g),
+            Err(_) => {
+                let [o, r] = crate::config::comma_numbers::<2>(s, names)?;
+                (o, r, QuoteWeights::default().also_gap)
+            }
+        };
         Ok(QuoteWeights {
             overlap,
             rank_prior,
+            also_gap,
         })
     }
 }
@@ -326,6 +344,11 @@ mod tests {
     fn quote_weights_parse() {
         let w: QuoteWeights = "0.5, 0.03".parse().unwrap();
         assert_eq!((w.overlap, w.rank_prior), (0.5, 0.03));
+        assert_eq!(w.also_gap, QuoteWeights::default().also_gap);
+        let w: QuoteWeights = "0.5, 0.03, 1.5".parse().unwrap();
+        assert_eq!(w.also_gap, 1.5);
+        let w: QuoteWeights = "0.5, 0.03, inf".parse().unwrap();
+        assert!(w.also_gap.is_infinite());
         assert_eq!(
             QuoteWeights::default().to_string().parse::<QuoteWeights>(),
             Ok(QuoteWeights::default())

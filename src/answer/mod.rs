@@ -513,6 +513,7 @@ async fn retrieve(
     let a = run.a;
     let opts = SearchOptions {
         k: 5,
+        context_refs: routing.context_refs.clone(),
         ..a.search.clone()
     };
     let query = routing.rewritten_query.as_str();
@@ -568,14 +569,16 @@ struct Group {
     /// Pinned hits (always quoted, in the order named) or the top candidates.
     candidates: Vec<SearchHit>,
     take: usize,
+    /// A follow-up's previous refs: shown whatever their gap to the lead.
+    context_refs: Vec<String>,
 }
 
 /// Retrieval candidates this many deep compete for the quotes, by their best span.
 const QUOTE_CANDIDATES: usize = 3;
 
 /// What each search offers: the pinned hits of a lookup (up to 3, all quoted); otherwise the
-/// top [`QUOTE_CANDIDATES`], of which the best one per part (or two for a single question)
-/// are quoted.
+/// top [`QUOTE_CANDIDATES`] (and, for a follow-up, the previous answer's refs retrieval
+/// returned), of which the best one per part (or two for a single question) are quoted.
 fn quote_groups(routing: &Routing, searches: &[(Option<String>, SearchResponse)]) -> Vec<Group> {
     searches
         .iter()
@@ -601,11 +604,21 @@ fn quote_groups(routing: &Routing, searches: &[(Option<String>, SearchResponse)]
                     .clone()
                     .unwrap_or_else(|| routing.rewritten_query.clone()),
                 candidates: if pinned.is_empty() {
-                    s.results.iter().take(QUOTE_CANDIDATES).cloned().collect()
+                    // A follow-up's previous refs compete too, wherever retrieval put them:
+                    // "and who can remove them?" is about what the last answer cited.
+                    s.results
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, h)| {
+                            *i < QUOTE_CANDIDATES || routing.context_refs.contains(&h.ref_id)
+                        })
+                        .map(|(_, h)| h.clone())
+                        .collect()
                 } else {
                     pinned
                 },
                 take,
+                context_refs: routing.context_refs.clone(),
             }
         })
         .collect()
@@ -761,12 +774,22 @@ async fn quote_groups_text(
             mine.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.rank.cmp(&y.rank)));
         }
         let mut taken = 0;
+        let mut lead_score: Option<f64> = None;
         for s in mine {
             if taken == group.take {
                 break;
             }
             if picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id) {
                 continue;
+            }
+            // A second provision is shown only when retrieval could not tell it from the lead
+            // (their scores within the calibrated gap, either way round): "also relevant"
+            // that is not is noise a reader learns to skip (ADR 0007).
+            let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
+            if let Some(lead) = lead_score.filter(|_| !exempt) {
+                if (lead - s.hit.score).abs() > a.quote_weights.also_gap {
+                    continue;
+                }
             }
             let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
                 continue;
@@ -777,6 +800,7 @@ async fn quote_groups_text(
                 also: group.part.is_none() && taken > 0 && !s.hit.pinned,
             });
             citations.push(c);
+            lead_score.get_or_insert(s.hit.score);
             taken += 1;
         }
     }

@@ -33,12 +33,14 @@ pub struct QueryFacts {
     pub key: Option<CorpusKey>,
 }
 
-/// Every chunk vector of one model, by provision, and every heading's lexemes.
+/// Every chunk vector of one model, by provision, every heading's lexemes, and the
+/// question-independent facts the learned stage reads.
 #[derive(Debug)]
 pub struct RescoreCorpus {
     pub key: CorpusKey,
     pub vectors: HashMap<String, Vec<Vec<f32>>>,
     pub title_lexemes: HashMap<String, HashSet<String>>,
+    pub facts: HashMap<String, super::ltr::ProvisionFacts>,
 }
 
 /// Cosine similarity in f32, as pgvector computes it.
@@ -111,14 +113,16 @@ impl RescoreCache {
             return Ok(c.clone());
         }
         let t = std::time::Instant::now();
-        let (vectors, title_lexemes) = tokio::try_join!(
+        let (vectors, title_lexemes, facts) = tokio::try_join!(
             legs::chunk_vectors(pool, &key.model_id),
-            legs::title_lexemes(pool)
+            legs::title_lexemes(pool),
+            legs::provision_facts(pool)
         )?;
         let corpus = Arc::new(RescoreCorpus {
             key: key.clone(),
             vectors,
             title_lexemes,
+            facts,
         });
         tracing::info!(
             vectors = key.vectors,
@@ -158,6 +162,7 @@ mod tests {
                 ("21".to_string(), HashSet::from(["life".to_string()])),
                 ("22".to_string(), HashSet::new()),
             ]),
+            facts: HashMap::new(),
         };
         let lexemes = vec!["right".to_string(), "educ".to_string(), "child".to_string()];
         let lexical = HashMap::from([(id("21A"), 2.5f32)]);

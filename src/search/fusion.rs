@@ -19,6 +19,8 @@ pub enum Leg {
     /// Refs the glossary attaches to a term it found in the question ("President's rule" →
     /// 356), in the glossary's order.
     Glossary,
+    /// Refs the previous turn's answer cited, for a follow-up ("and who can remove them?").
+    Context,
 }
 
 /// A provision as one leg ranked it.
@@ -75,6 +77,7 @@ impl LegWeights {
             Leg::Dense => self.dense,
             Leg::Lexical => self.lexical,
             Leg::Glossary => self.glossary,
+            Leg::Context => self.glossary,
         }
     }
 }

@@ -61,7 +61,54 @@ pub struct Expansion {
     pub added: Vec<String>,
     /// Provision ids of the matched entries, deduplicated, in order of first mention.
     pub refs: Vec<String>,
+    /// The question names its terms and asks nothing else about them ("What is the Lok
+    /// Sabha?", "Lok Sabha vs Rajya Sabha", "Concurrent List"): search pins `refs` as it pins
+    /// "Art. 21-A". When it asks more ("What is the term of the Lok Sabha?"), the refs are
+    /// only a fused leg, since the institution's own Article is seldom the one that answers.
+    #[serde(skip)]
+    pub names_only: bool,
 }
+
+/// Words that ask about a name itself: a question made of glossary terms and these words
+/// names its terms and asks nothing else.
+const NAMING_WORDS: &[&str] = &[
+    "what",
+    "whats",
+    "who",
+    "is",
+    "are",
+    "the",
+    "a",
+    "an",
+    "of",
+    "about",
+    "tell",
+    "me",
+    "explain",
+    "describe",
+    "define",
+    "definition",
+    "meaning",
+    "mean",
+    "means",
+    "vs",
+    "v",
+    "s",
+    "versus",
+    "difference",
+    "differences",
+    "between",
+    "and",
+    "compare",
+    "comparison",
+    "with",
+    "to",
+    "in",
+    "india",
+    "indian",
+    "constitution",
+    "please",
+];
 
 /// Why a glossary file was refused.
 #[derive(Debug, thiserror::Error)]
@@ -256,7 +303,14 @@ impl Glossary {
         }
         chosen.sort_by_key(|c| c.start);
 
-        let mut out = Expansion::default();
+        let mut out = Expansion {
+            names_only: !chosen.is_empty()
+                && toks
+                    .iter()
+                    .zip(&taken)
+                    .all(|(t, taken)| *taken || NAMING_WORDS.contains(&t.lower.as_str())),
+            ..Expansion::default()
+        };
         let mut matched_keys = HashSet::new();
         let mut entries_done = HashSet::new();
         // (pattern, phrase) of each candidate addition, deduplicated by the pattern's key.
@@ -498,6 +552,29 @@ mod tests {
                 e.added.iter().any(|a| a == "House of the People"),
                 "{q}: {e:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_question_that_only_names_its_terms_is_names_only() {
+        let g = Glossary::builtin();
+        for q in [
+            "Lok Sabha vs Rajya Sabha",
+            "What is the Lok Sabha?",
+            "difference between lok sabha and rajya sabha",
+            "Election Commission",
+        ] {
+            let e = g.expand(q);
+            assert!(e.names_only, "{q}: {e:?}");
+            assert!(!e.refs.is_empty(), "{q}");
+        }
+        assert_eq!(g.expand("Lok Sabha vs Rajya Sabha").refs, ["81", "80"]);
+        for q in [
+            "What is the term of the Lok Sabha?",
+            "Who appoints the Election Commission?",
+            "Can the Lok Sabha be dissolved early?",
+        ] {
+            assert!(!g.expand(q).names_only, "{q}");
         }
     }
 

@@ -192,6 +192,32 @@ pub async fn chunk_vectors(
     Ok(by_ref)
 }
 
+/// What the learned second stage knows of every provision apart from the question: its kind
+/// and whether it is omitted or was amended.
+pub async fn provision_facts(
+    pool: &PgPool,
+) -> AppResult<HashMap<String, super::ltr::ProvisionFacts>> {
+    let rows: Vec<(String, String, bool, bool)> = sqlx::query_as(
+        "SELECT p.ref_id, p.kind, p.status = 'omitted',
+                EXISTS (SELECT 1 FROM amendment_notes a WHERE a.ref_id = p.ref_id
+                        AND a.kind IN ('inserted', 'substituted', 'added', 'amended'))
+         FROM provisions p",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(r, kind, omitted, amended)| {
+            let facts = super::ltr::ProvisionFacts {
+                kind,
+                omitted,
+                amended,
+            };
+            (r, facts)
+        })
+        .collect())
+}
+
 /// Every marginal heading's lexemes (stemmed as the query's are), by provision.
 pub async fn title_lexemes(pool: &PgPool) -> AppResult<HashMap<String, HashSet<String>>> {
     let rows: Vec<(String, Vec<String>)> = sqlx::query_as(

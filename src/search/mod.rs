@@ -8,6 +8,7 @@ pub mod features;
 pub mod fusion;
 pub mod glossary;
 pub mod legs;
+pub mod ltr;
 pub mod rerank;
 pub mod split;
 
@@ -113,6 +114,12 @@ pub struct SearchOptions {
     pub mode: Mode,
     /// Put refs named in the question first.
     pub pin: bool,
+    /// Also pin the refs of glossary terms when the question only names them ("Lok Sabha vs
+    /// Rajya Sabha"; [`glossary::Expansion::names_only`]).
+    pub name_pins: bool,
+    /// The refs a previous turn's answer cited, when this search is for a follow-up: fused as
+    /// a leg of their own (weighted as the glossary's), never pinned — a follow-up may move on.
+    pub context_refs: Vec<String>,
     /// Expand everyday words with the glossary (both legs) and fuse its refs as a leg.
     pub glossary: bool,
     /// Return the provisions the top hits cite as `supporting`.
@@ -148,6 +155,8 @@ impl Default for SearchOptions {
             k: 10,
             mode: Mode::default(),
             pin: true,
+            name_pins: true,
+            context_refs: Vec::new(),
             glossary: true,
             hop: true,
             split: true,
@@ -155,7 +164,7 @@ impl Default for SearchOptions {
             rrf_k: 10.0,
             leg_weights: LegWeights::default(),
             depth: 50,
-            rerank_depth: 10,
+            rerank_depth: 30,
             second_stage: SecondStage::default(),
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
@@ -247,6 +256,10 @@ pub struct SearchResponse {
     /// The first stage's fused provisions, before the second stage (for candidate recall).
     #[serde(skip)]
     pub candidates: Vec<String>,
+    /// The learned stage's feature row of each candidate of the head, in fused order (what
+    /// `nyaya train` fits on); empty unless the learned stage ran.
+    #[serde(skip)]
+    pub head_rows: Vec<(String, Vec<f64>)>,
 }
 
 /// Checks the request before any work: typed 400s, never a 500.
@@ -439,7 +452,13 @@ pub async fn search_with_hint(
     // the second stage needs no round trip of its own.
     let facts = async {
         match &models.embedder {
-            Some(e) if opts.mode.rerank() && opts.second_stage == SecondStage::Rescore => {
+            Some(e)
+                if opts.mode.rerank()
+                    && matches!(
+                        opts.second_stage,
+                        SecondStage::Rescore | SecondStage::Learned
+                    ) =>
+            {
                 legs::query_facts(pool, &expanded, &e.manifest().id)
                     .await
                     .map(Some)
@@ -466,6 +485,14 @@ pub async fn search_with_hint(
             .collect();
         legs_out.push((Leg::Glossary, hits));
     }
+    let context: Vec<(RefId, f32)> = opts
+        .context_refs
+        .iter()
+        .filter_map(|r| r.parse().ok().map(|id| (id, 1.0)))
+        .collect();
+    if !context.is_empty() {
+        legs_out.push((Leg::Context, context));
+    }
     let t = Instant::now();
     let fused = rrf(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
@@ -477,6 +504,17 @@ pub async fn search_with_hint(
         for (r, _) in &named_refs {
             if !pinned.iter().any(|(id, _)| *id == r.id) {
                 pinned.push((r.id.clone(), r.clause.clone()));
+            }
+        }
+    }
+    // A question that only names institutions or Lists ("Lok Sabha vs Rajya Sabha") pins
+    // their governing provisions, after any ref it names.
+    if opts.pin && opts.name_pins && opts.glossary && expansion.names_only {
+        for r in &expansion.refs {
+            if let Ok(id) = r.parse::<RefId>() {
+                if !pinned.iter().any(|(p, _)| *p == id) {
+                    pinned.push((id, None));
+                }
             }
         }
     }
@@ -495,12 +533,13 @@ pub async fn search_with_hint(
                 .take(opts.k.max(opts.rerank_depth)),
         )
         .collect();
-    let (fused, info, edges) = tokio::try_join!(
+    let ((fused, head_rows), info, edges) = tokio::try_join!(
         second_stage(
             pool,
             models,
             opts,
             query,
+            !parts.is_empty(),
             facts.as_ref(),
             query_vector.as_deref(),
             &legs_out,
@@ -584,6 +623,7 @@ pub async fn search_with_hint(
         expansion,
         timings_ms: timings,
         candidates,
+        head_rows,
     })
 }
 
@@ -612,20 +652,26 @@ fn coverage(query: &str, pinned: bool, confidence: Option<f64>, opts: &SearchOpt
 }
 
 /// The second stage, when the mode has one: re-orders the first `rerank_depth` fused hits.
+/// Returns the new order and, for the learned stage, each head candidate's feature row.
+/// A question in parts gets the hand-set rescorer instead of the learned one: the learned
+/// stage was fitted on single questions, and its features, measured against the whole
+/// question, let one part's provisions crowd out the other's.
 #[allow(clippy::too_many_arguments)]
 async fn second_stage(
     pool: &PgPool,
     models: &Models,
     opts: &SearchOptions,
     query: &str,
+    in_parts: bool,
     facts: Option<&features::QueryFacts>,
     query_vector: Option<&[f32]>,
     legs_out: &[(Leg, Vec<(RefId, f32)>)],
     mut fused: Vec<fusion::Fused>,
     timings: &mut Timings,
-) -> AppResult<Vec<fusion::Fused>> {
+) -> AppResult<(Vec<fusion::Fused>, Vec<(String, Vec<f64>)>)> {
+    let mut rows_out = Vec::new();
     if !opts.mode.rerank() || opts.second_stage == SecondStage::None {
-        return Ok(fused);
+        return Ok((fused, rows_out));
     }
     let t = Instant::now();
     if let Some(vector) = query_vector {
@@ -635,7 +681,7 @@ async fn second_stage(
             .map(|f| (f.ref_id.clone(), f.score))
             .collect();
         let order: Vec<(RefId, f64)> = match opts.second_stage {
-            SecondStage::Rescore => {
+            SecondStage::Rescore | SecondStage::Learned => {
                 // The best lexical score each provision reached in any lexical list.
                 let mut lexical_scores = std::collections::HashMap::new();
                 for (_, hits) in legs_out.iter().filter(|(l, _)| *l == Leg::Lexical) {
@@ -644,25 +690,49 @@ async fn second_stage(
                         *best = best.max(*score);
                     }
                 }
-                let feats = match facts {
-                    Some(features::QueryFacts {
-                        lexemes,
-                        key: Some(key),
-                    }) => models.rescore_cache.get(pool, key).await?.features(
-                        lexemes,
-                        vector,
-                        &head,
-                        &lexical_scores,
-                    ),
+                let corpus = match facts {
+                    Some(features::QueryFacts { key: Some(key), .. }) => {
+                        Some(models.rescore_cache.get(pool, key).await?)
+                    }
                     // No corpus: nothing to re-order.
-                    _ => Vec::new(),
+                    _ => None,
                 };
-                rerank::rescore(&feats, &opts.weights)
+                let lexemes = facts.map(|f| f.lexemes.as_slice()).unwrap_or(&[]);
+                let feats = corpus
+                    .as_ref()
+                    .map(|c| c.features(lexemes, vector, &head, &lexical_scores))
+                    .unwrap_or_default();
+                match (opts.second_stage, &corpus) {
+                    (SecondStage::Learned, Some(c)) if !in_parts => {
+                        let model = ltr::LtrModel::builtin();
+                        let rows = ltr::rows(
+                            &fused[..n],
+                            &feats,
+                            &|id| c.facts.get(id).cloned(),
+                            ltr::QueryCues::of(query),
+                        );
+                        let mut order: Vec<(usize, RefId, f64)> = fused[..n]
+                            .iter()
+                            .zip(&rows)
+                            .enumerate()
+                            .map(|(i, (f, r))| (i, f.ref_id.clone(), model.score(r)))
+                            .collect();
+                        rows_out = fused[..n]
+                            .iter()
+                            .zip(rows)
+                            .map(|(f, r)| (f.ref_id.to_string(), r.to_vec()))
+                            .collect();
+                        order.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+                        order.into_iter().map(|(_, id, s)| (id, s)).collect()
+                    }
+                    (SecondStage::Learned, None) => Vec::new(),
+                    _ => rerank::rescore(&feats, &opts.weights),
+                }
             }
             SecondStage::CrossEncoder => {
                 let ce = models.cross_encoder.clone().ok_or_else(|| {
                         AppError::ModelUnavailable(
-                            "no cross-encoder is configured (NYAYA_RERANKER_DIR); use --second-stage rescore".into(),
+                            "no cross-encoder is configured (NYAYA_RERANKER_DIR); use --second-stage learned".into(),
                         )
                     })?;
                 let ids: Vec<RefId> = head.iter().map(|(r, _)| r.clone()).collect();
@@ -695,7 +765,7 @@ async fn second_stage(
         fused = reordered;
     }
     timings.rerank = ms(t);
-    Ok(fused)
+    Ok((fused, rows_out))
 }
 
 struct ProvisionInfo {

@@ -1,7 +1,9 @@
 //! The second stage: re-orders the head of the fused list.
 //!
-//! Two implementations behind [`SecondStage`]:
-//! - `rescore` (default, offline, no model): a weighted sum of per-provision features that the
+//! Three implementations behind [`SecondStage`]:
+//! - `learned` (default): the linear ranker of [`super::ltr`], trained on questions the
+//!   corpus generates about itself (`nyaya train`; ADR 0008).
+//! - `rescore` (offline, hand-weighted; the default before the learned stage): a weighted sum of per-provision features that the
 //!   legs' ranks alone do not see — the best similarity of any of the provision's chunks to the
 //!   query (computed exactly, not through the approximate index), how much of the query the
 //!   marginal heading says, the lexical score of the best chunk, and the fused score itself.
@@ -27,6 +29,7 @@ use crate::embed::EmbedError;
 #[serde(rename_all = "kebab-case")]
 pub enum SecondStage {
     #[default]
+    Learned,
     Rescore,
     CrossEncoder,
     None,

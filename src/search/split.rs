@@ -85,9 +85,45 @@ fn split_conjoined(sentence: &str) -> Vec<String> {
     out
 }
 
+/// "X vs Y", "difference between X and Y", "compare X with Y", "how is X different from Y".
+static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^\s*(?:what\s+is\s+the\s+|what\s+are\s+the\s+|explain\s+the\s+|tell\s+me\s+the\s+)?
+        (?:
+            (?:differences?|distinction)\s+(?:between|b/w|btw)\s+(?:the\s+)?(?P<a1>.+?)\s+(?:and|&|vs\.?|versus)\s+(?:the\s+)?(?P<b1>[^?.!]+?)
+          | compare\s+(?:the\s+)?(?P<a2>.+?)\s+(?:and|with|to|&|vs\.?|versus)\s+(?:the\s+)?(?P<b2>[^?.!]+?)
+          | how\s+(?:is|are|does|do)\s+(?:the\s+)?(?P<a3>.+?)\s+differ(?:ent)?\s+(?:from|to)\s+(?:the\s+)?(?P<b3>[^?.!]+?)
+          | (?:the\s+)?(?P<a4>[^?.!]+?)\s+(?:vs\.?|versus|v/s)\s+(?:the\s+)?(?P<b4>[^?.!]+?)
+        )\s*[?.!]*\s*$",
+    )
+    .expect("valid regex")
+});
+
+/// A side of a comparison longer than this many words is not a name but a clause.
+const MAX_SIDE_WORDS: usize = 8;
+
+/// The two sides of a comparison ("Lok Sabha vs Rajya Sabha" → ["Lok Sabha", "Rajya Sabha"]),
+/// each searched as a part of its own; `None` when the question compares nothing.
+pub fn comparison_sides(question: &str) -> Option<[String; 2]> {
+    let c = COMPARISON.captures(question)?;
+    let side = |names: [&str; 4]| {
+        names
+            .iter()
+            .find_map(|n| c.name(n))
+            .map(|m| m.as_str().trim().to_string())
+    };
+    let a = side(["a1", "a2", "a3", "a4"])?;
+    let b = side(["b1", "b2", "b3", "b4"])?;
+    let fits = |s: &str| (1..=MAX_SIDE_WORDS).contains(&words(s));
+    (fits(&a) && fits(&b) && a.to_lowercase() != b.to_lowercase()).then_some([a, b])
+}
+
 /// The parts of a question, or an empty list when it asks one thing. Parts keep the user's
-/// words; the whole question is always searched as well.
+/// words; the whole question is always searched as well. A comparison's parts are its sides.
 pub fn sub_queries(question: &str) -> Vec<String> {
+    if let Some(sides) = comparison_sides(question) {
+        return sides.to_vec();
+    }
     let mut parts: Vec<String> = sentences(question)
         .iter()
         .flat_map(|s| split_conjoined(s))
@@ -141,6 +177,38 @@ mod tests {
         assert_eq!(parts.len(), MAX_PARTS);
         assert!(parts.last().unwrap().starts_with("Can they keep me"));
         assert!(!parts.iter().any(|p| p.contains("landlord")));
+    }
+
+    #[test]
+    fn comparisons_split_into_their_sides() {
+        for (q, a, b) in [
+            ("Lok Sabha vs Rajya Sabha", "Lok Sabha", "Rajya Sabha"),
+            ("lok sabha versus rajya sabha?", "lok sabha", "rajya sabha"),
+            (
+                "What is the difference between the Union List and the State List?",
+                "Union List",
+                "State List",
+            ),
+            (
+                "compare fundamental rights with directive principles",
+                "fundamental rights",
+                "directive principles",
+            ),
+            (
+                "How is a money bill different from a financial bill?",
+                "a money bill",
+                "a financial bill",
+            ),
+        ] {
+            assert_eq!(sub_queries(q), [a, b], "{q}");
+        }
+        // Not comparisons: one side missing, or a sentence rather than names.
+        assert!(comparison_sides("What is the difference?").is_none());
+        assert!(comparison_sides("Kesavananda Bharati v. State of Kerala").is_none());
+        assert!(comparison_sides(
+            "Who appoints the judges of the Supreme Court and who decides what happens vs the rest of the courts of the country?"
+        )
+        .is_none());
     }
 
     #[test]

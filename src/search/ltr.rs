@@ -1,0 +1,322 @@
+//! The learned second stage: a linear ranker over the fused head, trained on questions the
+//! corpus generates about itself (`nyaya train`, `src/train/`), never on the golden set.
+//!
+//! Each candidate of the head becomes a row of [`FEATURES`]: what the first stage knew (fused
+//! score and rank, each leg's rank, the best chunk's exact cosine, the lexical score, the
+//! heading's share of the query) and what sort of provision it is *as far as the question
+//! asks about it* ("which list …" × a Schedule, "when was … added" × amended or omitted).
+//! Priors that do not depend on the question (a Schedule, omitted, long, much cited) are left
+//! out on purpose: fitted on generated questions, they learn how often the generator asks
+//! about Schedules, not how often users do (ADR 0008). The model standardises each feature with the training set's mean and
+//! spread and scores the row with one weight per feature; the head is re-ordered by score.
+//! Scores are log-odds within one head: a gap of 1 between two candidates means the first is
+//! e ≈ 2.7 times as likely to be the governing provision, which is what the answer step's
+//! "also relevant" bar reads.
+//!
+//! The shipped model is `data/second_stage.json` (compiled in), with the hash of the data it
+//! was trained on; ADR 0008 records the data, the features and the measured effect.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::fusion::{Fused, Leg};
+use super::rerank::Features;
+
+/// The features, in row order. A model names them too, and must match.
+pub const FEATURES: [&str; 12] = [
+    "fused_share",
+    "fused_rank_rr",
+    "dense_best",
+    "dense_gap",
+    "dense_rank_rr",
+    "lexical_rank_rr",
+    "lexical_share",
+    "glossary",
+    "title_share",
+    "asks_schedule_x_schedule",
+    "asks_history_x_amended",
+    "asks_history_x_omitted",
+];
+
+/// Facts about a provision that do not depend on the question.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProvisionFacts {
+    /// "article", "schedule", "preamble", "appendix".
+    pub kind: String,
+    pub omitted: bool,
+    /// An amendment note inserted or substituted some of its text.
+    pub amended: bool,
+}
+
+/// What the question itself asks, as far as the features care.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct QueryCues {
+    /// "which list", "schedule", "union list" …
+    pub schedule: bool,
+    /// "when was … added", "amendment", "omitted", "originally" …
+    pub history: bool,
+}
+
+static ASKS_SCHEDULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:schedules?|lists?|entry|entries|state subjects?|central subjects?|union subjects?|concurrent|languages? (?:recognised|listed|in the constitution)|official languages?)\b")
+        .expect("valid regex")
+});
+static ASKS_HISTORY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:when (?:was|were|did)|added|inserted|omitted|repealed|removed from the constitution|deleted|amendment|amended|originally|always|still (?:a|in|part)|any ?more|no longer|used to|earlier|before the|history)\b")
+        .expect("valid regex")
+});
+
+impl QueryCues {
+    pub fn of(query: &str) -> QueryCues {
+        QueryCues {
+            schedule: ASKS_SCHEDULE.is_match(query),
+            history: ASKS_HISTORY.is_match(query),
+        }
+    }
+}
+
+/// One row per candidate of `head` (fused order). `base` holds the rescorer's features of
+/// the same candidates (missing ones count as zero), `facts` the provision facts.
+pub fn rows(
+    head: &[Fused],
+    base: &[Features],
+    facts: &dyn Fn(&str) -> Option<ProvisionFacts>,
+    cues: QueryCues,
+) -> Vec<[f64; FEATURES.len()]> {
+    let fused_max = head
+        .iter()
+        .map(|f| f.score)
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let lexical_max = base
+        .iter()
+        .map(|b| b.lexical_best)
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let dense_max = base
+        .iter()
+        .map(|b| b.dense_best)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    head.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let b = base.iter().find(|b| b.ref_id == f.ref_id);
+            let (dense, lexical, title) = b.map_or((0.0, 0.0, 0.0), |b| {
+                (b.dense_best, b.lexical_best, b.title_share)
+            });
+            let p = facts(f.ref_id.as_str()).unwrap_or_default();
+            let schedule = p.kind == "schedule";
+            [
+                f.score / fused_max,
+                1.0 / (i + 1) as f64,
+                dense,
+                if dense_max.is_finite() {
+                    dense - dense_max
+                } else {
+                    0.0
+                },
+                rr(f, Leg::Dense),
+                rr(f, Leg::Lexical),
+                lexical / lexical_max,
+                flag(f.legs.contains_key(&Leg::Glossary)),
+                title,
+                flag(cues.schedule && schedule),
+                flag(cues.history && p.amended),
+                flag(cues.history && p.omitted),
+            ]
+        })
+        .collect()
+}
+
+/// How the shipped model was trained.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct TrainingInfo {
+    /// sha256 of the generated questions file the model was fitted on.
+    pub data_sha256: String,
+    pub questions: usize,
+    /// Questions whose source provision was in the head (the lists fitted).
+    pub lists: usize,
+    pub head: usize,
+    pub l2: f64,
+    pub iterations: usize,
+    /// Mean negative log-likelihood of the source provision at the end.
+    pub loss: f64,
+    /// Share of lists whose source the model puts first (training data).
+    pub top1: f64,
+}
+
+/// A linear ranker: standardise, then weigh.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LtrModel {
+    pub id: String,
+    pub features: Vec<String>,
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+    pub weights: Vec<f64>,
+    pub training: TrainingInfo,
+}
+
+/// Why a model file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LtrError {
+    #[error("second-stage model: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("second-stage model: {0}")]
+    Shape(String),
+}
+
+impl LtrModel {
+    /// The model compiled into the binary (`data/second_stage.json`).
+    pub fn builtin() -> &'static LtrModel {
+        static MODEL: LazyLock<LtrModel> = LazyLock::new(|| {
+            LtrModel::parse(include_str!("../../data/second_stage.json"))
+                .expect("data/second_stage.json is a valid model (a unit test checks it)")
+        });
+        &MODEL
+    }
+
+    pub fn parse(json: &str) -> Result<LtrModel, LtrError> {
+        let m: LtrModel = serde_json::from_str(json)?;
+        let n = FEATURES.len();
+        if m.features
+            .iter()
+            .map(String::as_str)
+            .ne(FEATURES.iter().copied())
+        {
+            return Err(LtrError::Shape(format!(
+                "its features {:?} are not this build's {FEATURES:?}",
+                m.features
+            )));
+        }
+        if m.mean.len() != n || m.scale.len() != n || m.weights.len() != n {
+            return Err(LtrError::Shape(format!(
+                "mean, scale and weights must each have {n} numbers"
+            )));
+        }
+        if m.scale.iter().any(|s| *s <= 0.0 || !s.is_finite())
+            || m.weights.iter().chain(&m.mean).any(|w| !w.is_finite())
+        {
+            return Err(LtrError::Shape(
+                "scales must be positive, all numbers finite".into(),
+            ));
+        }
+        Ok(m)
+    }
+
+    /// The standardised row.
+    pub fn standardise(&self, row: &[f64]) -> Vec<f64> {
+        row.iter()
+            .zip(self.mean.iter().zip(&self.scale))
+            .map(|(x, (m, s))| (x - m) / s)
+            .collect()
+    }
+
+    /// The row's score (log-odds within its head).
+    pub fn score(&self, row: &[f64]) -> f64 {
+        self.standardise(row)
+            .iter()
+            .zip(&self.weights)
+            .map(|(x, w)| x * w)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::search::fusion::LegHit;
+
+    fn fused(id: &str, score: f64, legs: &[(Leg, usize)]) -> Fused {
+        Fused {
+            ref_id: id.parse().unwrap(),
+            score,
+            legs: legs
+                .iter()
+                .map(|(l, r)| {
+                    (
+                        *l,
+                        LegHit {
+                            rank: *r,
+                            score: 0.0,
+                        },
+                    )
+                })
+                .collect::<BTreeMap<_, _>>(),
+        }
+    }
+
+    #[test]
+    fn the_shipped_model_loads_and_names_this_builds_features() {
+        let m = LtrModel::builtin();
+        assert_eq!(m.features.len(), FEATURES.len());
+        assert!(!m.training.data_sha256.is_empty());
+    }
+
+    #[test]
+    fn a_model_for_other_features_is_refused() {
+        let mut m = LtrModel::builtin().clone();
+        m.features.pop();
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(matches!(LtrModel::parse(&json), Err(LtrError::Shape(_))));
+        let mut m = LtrModel::builtin().clone();
+        m.scale[0] = 0.0;
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(LtrModel::parse(&json).is_err());
+    }
+
+    #[test]
+    fn rows_read_ranks_legs_and_cues() {
+        let head = [
+            fused("246", 0.2, &[(Leg::Dense, 1), (Leg::Lexical, 2)]),
+            fused("SCH-7", 0.1, &[(Leg::Lexical, 1), (Leg::Glossary, 1)]),
+        ];
+        let base = [Features {
+            ref_id: "SCH-7".parse().unwrap(),
+            fused: 0.1,
+            dense_best: 0.5,
+            lexical_best: 4.0,
+            title_share: 0.5,
+        }];
+        let facts = |id: &str| {
+            Some(ProvisionFacts {
+                kind: if id == "SCH-7" { "schedule" } else { "article" }.into(),
+                amended: true,
+                ..Default::default()
+            })
+        };
+        let cues = QueryCues::of("Which list is defence in?");
+        assert!(cues.schedule && !cues.history);
+        let r = rows(&head, &base, &facts, cues);
+        let at = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        assert_eq!(r[0][at("fused_share")], 1.0);
+        assert_eq!(r[1][at("fused_share")], 0.5);
+        assert_eq!(r[1][at("fused_rank_rr")], 0.5);
+        assert_eq!(r[0][at("dense_rank_rr")], 1.0);
+        assert_eq!(r[1][at("dense_rank_rr")], 0.0);
+        assert_eq!(r[1][at("glossary")], 1.0);
+        assert_eq!(r[1][at("lexical_share")], 1.0);
+        assert_eq!(r[1][at("asks_schedule_x_schedule")], 1.0);
+        assert_eq!(r[0][at("asks_schedule_x_schedule")], 0.0);
+        assert_eq!(r[0][at("dense_best")], 0.0, "no base features: zero");
+        assert!(QueryCues::of("When was the right to education added?").history);
+    }
+
+    #[test]
+    fn scores_standardise_then_weigh() {
+        let n = FEATURES.len();
+        let mut m = LtrModel::builtin().clone();
+        m.mean = vec![1.0; n];
+        m.scale = vec![2.0; n];
+        m.weights = vec![0.0; n];
+        m.weights[0] = 4.0;
+        let mut row = vec![1.0; n];
+        row[0] = 3.0;
+        assert!((m.score(&row) - 4.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,242 @@
+//! `nyaya train`: the learned second stage, from the corpus to `data/second_stage.json`.
+//!
+//! 1. **Generate** questions from every stored provision ([`questions`]); drop any that match a
+//!    golden or paraphrase question (the golden set never enters training; a test checks the
+//!    shipped file too). Written to `data/train/questions.jsonl`, whose sha256 the model keeps.
+//! 2. **Mine** each question's head: the real first stage (unpinned, glossary on) fuses its
+//!    candidates and the learned stage computes their feature rows — so the negatives are the
+//!    near-misses today's retriever actually makes (High Court for Supreme Court, Legislative
+//!    Council for Council of States …). Questions whose source is not in the head teach the
+//!    ranker nothing and are counted, not fitted.
+//! 3. **Fit** the linear ranker by listwise softmax ([`fit`]) and write the model.
+//!
+//! Deterministic: the same corpus, model and database give the same file, bit for bit (the
+//! HNSW index can differ between ingests, so across ingests the weights agree within the
+//! tolerance `--check` uses).
+
+pub mod fit;
+pub mod questions;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use sqlx::PgPool;
+
+use crate::error::{AppError, AppResult};
+use crate::search::glossary::Glossary;
+use crate::search::ltr::{LtrModel, TrainingInfo, FEATURES};
+use crate::search::{search, Models, SearchOptions};
+use crate::store;
+use questions::{Everyday, Generated};
+
+/// Candidates per head, as the learned stage re-orders at search time.
+pub const HEAD: usize = 30;
+/// The L2 penalty (on standardised features).
+pub const L2: f64 = 0.01;
+/// Newton steps at most (it converges in far fewer).
+pub const MAX_ITERATIONS: usize = 50;
+/// How far a retrained weight may be from the shipped one for `--check` to pass.
+pub const TOLERANCE: f64 = 0.05;
+
+/// Every generated question for the stored corpus, golden and paraphrase questions removed.
+/// Returns the questions and how many were dropped for overlap.
+pub async fn generate(
+    pool: &PgPool,
+    held_out: &BTreeSet<String>,
+) -> AppResult<(Vec<Generated>, usize)> {
+    let everyday = Everyday::from_glossary(Glossary::builtin());
+    let toc = store::list_provisions(pool, None, None).await?;
+    let mut out = Vec::new();
+    let mut dropped = 0;
+    for entry in toc {
+        let id = entry.ref_id.parse().map_err(|_| AppError::UnknownRef {
+            query: entry.ref_id.clone(),
+        })?;
+        let Some(view) = store::get_provision(pool, &id).await? else {
+            continue;
+        };
+        for g in questions::for_provision(&view, &everyday) {
+            if overlaps(&g.question, held_out) {
+                dropped += 1;
+            } else {
+                out.push(g);
+            }
+        }
+    }
+    Ok((out, dropped))
+}
+
+/// A generated question the golden set (or its paraphrases) also asks: the same words, or
+/// nearly (token Jaccard ≥ 0.8).
+pub fn overlaps(question: &str, held_out: &BTreeSet<String>) -> bool {
+    let q = questions::normalise(question);
+    if held_out.contains(&q) {
+        return true;
+    }
+    let mine: BTreeSet<&str> = q.split(' ').collect();
+    held_out.iter().any(|h| {
+        let theirs: BTreeSet<&str> = h.split(' ').collect();
+        let inter = mine.intersection(&theirs).count() as f64;
+        let union = mine.union(&theirs).count() as f64;
+        union > 0.0 && inter / union >= 0.8
+    })
+}
+
+/// Every golden question and every wording of the paraphrase suite, normalised.
+pub fn held_out_questions() -> Result<BTreeSet<String>, AppError> {
+    let golden = nyaya_eval::GoldenSet::load(nyaya_eval::default_golden_path())
+        .map_err(|e| AppError::BadRequest(format!("golden set: {e}")))?;
+    let paraphrases = nyaya_eval::ParaphraseSet::load(
+        nyaya_eval::paraphrase::default_paraphrases_path(),
+        &golden,
+    )
+    .map_err(|e| AppError::BadRequest(format!("paraphrases: {e}")))?;
+    let mut out: BTreeSet<String> = golden
+        .cases()
+        .iter()
+        .map(|c| questions::normalise(&c.question))
+        .collect();
+    for g in paraphrases.groups() {
+        for w in g.wordings().chain(g.romanised_hindi.as_deref()) {
+            out.insert(questions::normalise(w));
+        }
+    }
+    Ok(out)
+}
+
+/// The JSONL text of the generated questions (the file the model's hash is of).
+pub fn to_jsonl(questions: &[Generated]) -> String {
+    questions
+        .iter()
+        .map(|g| serde_json::to_string(g).unwrap_or_default() + "\n")
+        .collect()
+}
+
+/// What mining found: the fitted lists and how the sources fared in the first stage.
+pub struct Mined {
+    pub lists: Vec<fit::List>,
+    /// Questions whose source was not in the head.
+    pub missed: usize,
+    /// Per template: (questions, source first in the fused order, source in the head).
+    pub by_template: BTreeMap<String, (usize, usize, usize)>,
+}
+
+/// Runs the first stage for every question and keeps its head's feature rows.
+pub async fn mine(
+    pool: &PgPool,
+    models: &Models,
+    base: &SearchOptions,
+    questions: &[Generated],
+) -> AppResult<Mined> {
+    let opts = SearchOptions {
+        pin: false,
+        hop: false,
+        k: HEAD,
+        rerank_depth: HEAD,
+        second_stage: crate::search::rerank::SecondStage::Learned,
+        ..base.clone()
+    };
+    let mut mined = Mined {
+        lists: Vec::new(),
+        missed: 0,
+        by_template: BTreeMap::new(),
+    };
+    for (i, g) in questions.iter().enumerate() {
+        let r = search(pool, models, &g.question, &opts, format!("train-{i}")).await?;
+        let stats = mined.by_template.entry(g.template.clone()).or_default();
+        stats.0 += 1;
+        match r.head_rows.iter().position(|(id, _)| *id == g.ref_id) {
+            Some(pos) => {
+                stats.1 += (pos == 0) as usize;
+                stats.2 += 1;
+                mined.lists.push(fit::List {
+                    rows: r.head_rows.into_iter().map(|(_, row)| row).collect(),
+                    positive: pos,
+                });
+            }
+            None => mined.missed += 1,
+        }
+    }
+    Ok(mined)
+}
+
+/// Fits the model on mined lists.
+pub fn train(mined: &Mined, questions: usize, data_sha256: String) -> LtrModel {
+    let fitted = fit::fit(&mined.lists, FEATURES.len(), L2, MAX_ITERATIONS);
+    LtrModel {
+        id: format!(
+            "linear listwise ranker over {HEAD} candidates, {} features",
+            FEATURES.len()
+        ),
+        features: FEATURES.iter().map(|s| s.to_string()).collect(),
+        mean: fitted.mean,
+        scale: fitted.scale,
+        weights: fitted.weights,
+        training: TrainingInfo {
+            data_sha256,
+            questions,
+            lists: mined.lists.len(),
+            head: HEAD,
+            l2: L2,
+            iterations: fitted.iterations,
+            loss: fitted.loss,
+            top1: fitted.top1,
+        },
+    }
+}
+
+/// The largest difference between two models' weights (and whether they saw the same data).
+pub fn distance(a: &LtrModel, b: &LtrModel) -> f64 {
+    a.weights
+        .iter()
+        .zip(&b.weights)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Writes a file, creating its folder.
+pub fn write(path: &Path, text: &str) -> AppResult<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
+    }
+    std::fs::write(path, text).map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap_is_equality_or_near_equality_of_words() {
+        let held: BTreeSet<String> = ["who appoints the governor".to_string()].into();
+        assert!(overlaps("Who appoints the Governor?", &held));
+        assert!(!overlaps("who appoints the governor of a state", &held));
+        assert!(!overlaps("How is the Governor removed?", &held));
+    }
+
+    /// The shipped training data never asks a golden or paraphrase question, and the shipped
+    /// model was fitted on exactly that file.
+    #[test]
+    fn shipped_training_data_is_held_out_and_matches_the_model() {
+        let text = include_str!("../../data/train/questions.jsonl");
+        let held = held_out_questions().expect("golden set and paraphrases load");
+        let mut overlapping = Vec::new();
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let g: Generated = serde_json::from_str(line).expect("a generated question");
+            n += 1;
+            if overlaps(&g.question, &held) {
+                overlapping.push(g.question);
+            }
+        }
+        assert!(n > 500, "{n} questions");
+        assert!(overlapping.is_empty(), "{overlapping:?}");
+        let model = LtrModel::builtin();
+        assert_eq!(
+            model.training.data_sha256,
+            nyaya_ingest::sha256_hex(text.as_bytes())
+        );
+        assert_eq!(model.training.questions, n);
+    }
+}
