@@ -8,7 +8,7 @@ use clap::Args;
 use crate::answer::extract::QuoteWeights;
 use crate::answer::AnswerMode;
 use crate::error::{AppError, AppResult};
-use crate::llm::{Endpoint, LlmClient, LlmConfig};
+use crate::llm::{Endpoint, LlmClient, LlmConfig, Resilience};
 use crate::search::SearchOptions;
 
 /// Settings shared by every command.
@@ -178,6 +178,34 @@ pub struct Config {
     )]
     pub llm_backoff_ms: u64,
 
+    /// Consecutive failed attempts after which an LLM endpoint is skipped (circuit open).
+    #[arg(
+        long,
+        env = "NYAYA_LLM_BREAKER_FAILURES",
+        global = true,
+        default_value_t = 3
+    )]
+    pub llm_breaker_failures: u32,
+
+    /// How long an open circuit skips its endpoint before one probe call, in milliseconds.
+    #[arg(
+        long,
+        env = "NYAYA_LLM_BREAKER_COOL_DOWN_MS",
+        global = true,
+        default_value_t = 30_000
+    )]
+    pub llm_breaker_cool_down_ms: u64,
+
+    /// One request's whole LLM budget (router, HyDE and answer with their retries and the
+    /// fallback), in milliseconds; past it the answer degrades to the extractive one.
+    #[arg(
+        long,
+        env = "NYAYA_LLM_DEADLINE_MS",
+        global = true,
+        default_value_t = 60_000
+    )]
+    pub llm_deadline_ms: u64,
+
     /// Days the audit (`answers`) and `llm_calls` rows are kept; `nyaya purge` and the server
     /// (at start and daily) delete older ones.
     #[arg(
@@ -242,8 +270,13 @@ impl Config {
             timeout: std::time::Duration::from_millis(self.llm_timeout_ms.max(1)),
             backoff: std::time::Duration::from_millis(self.llm_backoff_ms),
         };
+        let resilience = Resilience {
+            breaker_threshold: self.llm_breaker_failures,
+            breaker_cool_down: std::time::Duration::from_millis(self.llm_breaker_cool_down_ms),
+            request_deadline: std::time::Duration::from_millis(self.llm_deadline_ms.max(1)),
+        };
         Ok(Some(Arc::new(
-            LlmClient::new(config).map_err(AppError::Resource)?,
+            LlmClient::with_resilience(config, resilience).map_err(AppError::Resource)?,
         )))
     }
 }

@@ -11,6 +11,16 @@ pub enum AppError {
     /// The request itself is malformed.
     #[error("{0}")]
     BadRequest(String),
+    /// The request body is larger than the server accepts.
+    #[error("the request body is larger than {limit_bytes} bytes")]
+    PayloadTooLarge { limit_bytes: usize },
+    /// A text field holds a control character (NUL, ESC …) that no question contains.
+    #[error("{field} contains the control character {codepoint} at char {at}; text may not contain control characters other than tab and newline")]
+    InvalidText {
+        field: String,
+        at: usize,
+        codepoint: String,
+    },
     /// The path exists but not for this HTTP method.
     #[error("{method} is not allowed on {path}")]
     MethodNotAllowed { method: String, path: String },
@@ -46,6 +56,9 @@ pub enum AppError {
     Embed(#[from] crate::embed::EmbedError),
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),
+    /// The database did not answer within the readiness deadline.
+    #[error("the database did not answer in time")]
+    DbTimeout,
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
 }

@@ -3,6 +3,7 @@
 pub mod ablate;
 pub mod answer;
 pub mod bench;
+pub mod breaker;
 pub mod config;
 pub mod db;
 pub mod embed;
@@ -10,6 +11,7 @@ pub mod error;
 pub mod evaluate;
 pub mod http;
 pub mod ingest;
+pub mod input;
 pub mod llm;
 pub mod metrics;
 pub mod provision;

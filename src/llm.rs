@@ -4,9 +4,17 @@
 //! timeout; when all fail the caller gets [`LlmError::Unavailable`] and degrades. Every attempt
 //! is reported as an [`Attempt`] for the `llm_calls` table, whatever its outcome.
 //!
+//! Two guards keep a sick endpoint from slowing every answer: a [`CircuitBreaker`] per
+//! endpoint (after a few consecutive failures the endpoint is skipped for a cool-down, then
+//! probed once), and one deadline per request ([`LlmClient::for_request`]) shared by the
+//! router, HyDE and the answer calls, so retries and fallbacks cannot add up past it.
+//!
 //! Prompts are versioned files in `prompts/` ([`Prompt`]), embedded in the binary.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::breaker::{CircuitBreaker, Permit};
 
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -181,6 +189,12 @@ pub struct Attempt {
 pub enum LlmError {
     #[error("LLM_UNAVAILABLE: no configured LLM answered ({attempts} attempts; last: {last})")]
     Unavailable { attempts: usize, last: String },
+    /// Every endpoint's circuit is open: nothing was called.
+    #[error("LLM_UNAVAILABLE: circuit open after repeated failures ({providers}); next probe in {retry_in_s} s")]
+    CircuitOpen { providers: String, retry_in_s: u64 },
+    /// The request's LLM deadline passed before any endpoint answered.
+    #[error("LLM_UNAVAILABLE: the request's LLM deadline ({deadline_ms} ms) passed ({attempts} attempts)")]
+    DeadlineExceeded { deadline_ms: u128, attempts: usize },
 }
 
 /// One chat call's request.
@@ -214,20 +228,72 @@ pub struct LlmConfig {
     pub backoff: Duration,
 }
 
-/// The client. Cheap to clone.
+/// How the client protects requests from a failing endpoint.
+#[derive(Debug, Clone, Copy)]
+pub struct Resilience {
+    /// Consecutive failed attempts that open an endpoint's circuit.
+    pub breaker_threshold: u32,
+    /// How long an open circuit skips its endpoint before one probe.
+    pub breaker_cool_down: Duration,
+    /// The whole LLM budget of one request (router + HyDE + answer, retries and fallback).
+    pub request_deadline: Duration,
+}
+
+impl Default for Resilience {
+    fn default() -> Self {
+        Resilience {
+            breaker_threshold: 3,
+            breaker_cool_down: Duration::from_secs(30),
+            request_deadline: Duration::from_secs(60),
+        }
+    }
+}
+
+/// The client. Cheap to clone; clones share the HTTP connection pool and the breakers.
 #[derive(Debug, Clone)]
 pub struct LlmClient {
     http: reqwest::Client,
     pub config: LlmConfig,
+    pub resilience: Resilience,
+    /// One per endpoint, in [`LlmClient::endpoints`] order.
+    breakers: Arc<Vec<CircuitBreaker>>,
+    /// Set on a request's copy ([`LlmClient::for_request`]).
+    deadline: Option<Instant>,
 }
 
 impl LlmClient {
     pub fn new(config: LlmConfig) -> Result<Self, String> {
+        Self::with_resilience(config, Resilience::default())
+    }
+
+    pub fn with_resilience(config: LlmConfig, resilience: Resilience) -> Result<Self, String> {
         let http = reqwest::Client::builder()
             .connect_timeout(config.timeout.min(Duration::from_secs(10)))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(LlmClient { http, config })
+        let n = 1 + usize::from(config.fallback.is_some());
+        let breakers = (0..n)
+            .map(|_| {
+                CircuitBreaker::new(resilience.breaker_threshold, resilience.breaker_cool_down)
+            })
+            .collect();
+        let client = LlmClient {
+            http,
+            config,
+            resilience,
+            breakers: Arc::new(breakers),
+            deadline: None,
+        };
+        client.publish_breakers();
+        Ok(client)
+    }
+
+    /// A copy for one request: every call it makes shares one deadline, starting now.
+    pub fn for_request(&self) -> LlmClient {
+        LlmClient {
+            deadline: Some(Instant::now() + self.resilience.request_deadline),
+            ..self.clone()
+        }
     }
 
     /// The configured endpoints in the order they are tried.
@@ -235,19 +301,56 @@ impl LlmClient {
         std::iter::once(&self.config.primary).chain(self.config.fallback.as_ref())
     }
 
-    /// Runs the call: primary, its retry, fallback, its retry. Returns every attempt made,
+    /// Each endpoint's breaker state, for `/metrics`.
+    fn publish_breakers(&self) {
+        for (endpoint, breaker) in self.endpoints().zip(self.breakers.iter()) {
+            crate::metrics::global().set_llm_breaker(endpoint.provider, breaker.state() as i64);
+        }
+    }
+
+    /// The time left before this request's deadline (`None`: no deadline).
+    fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Runs the call: primary, its retry, fallback, its retry — skipping an endpoint whose
+    /// circuit is open and stopping at the request's deadline. Returns every attempt made,
     /// successful or not, alongside the outcome.
     pub async fn chat(
         &self,
         req: &ChatRequest<'_>,
     ) -> (Result<Completion, LlmError>, Vec<Attempt>) {
         let mut attempts = Vec::new();
-        for endpoint in self.endpoints() {
+        let mut refused: Vec<(&str, Duration)> = Vec::new();
+        let mut out_of_time = false;
+        'endpoints: for (endpoint, breaker) in self.endpoints().zip(self.breakers.iter()) {
             for round in 0..2 {
+                let permit = breaker.permit(Instant::now());
+                if let Permit::Refused { retry_in } = permit {
+                    if round == 0 {
+                        refused.push((endpoint.provider, retry_in));
+                    }
+                    break;
+                }
                 if round > 0 {
+                    if self.remaining().is_some_and(|r| r <= self.config.backoff) {
+                        out_of_time = true;
+                        break 'endpoints;
+                    }
                     tokio::time::sleep(self.config.backoff).await;
                 }
-                let (result, attempt) = self.attempt(endpoint, req).await;
+                let budget = match self.remaining() {
+                    Some(r) if r.is_zero() => {
+                        out_of_time = true;
+                        break 'endpoints;
+                    }
+                    Some(r) => r.min(self.config.timeout),
+                    None => self.config.timeout,
+                };
+                let (result, attempt) = self.attempt(endpoint, req, budget).await;
+                breaker.record(result.is_ok(), Instant::now());
+                self.publish_breakers();
                 attempts.push(attempt);
                 if let Ok(text) = result {
                     return (
@@ -258,25 +361,46 @@ impl LlmClient {
                         attempts,
                     );
                 }
+                if permit == Permit::Probe {
+                    break;
+                }
             }
         }
-        let last = attempts
-            .last()
-            .and_then(|a| a.error.clone())
-            .unwrap_or_else(|| "no endpoint configured".into());
-        (
-            Err(LlmError::Unavailable {
+        let error = if out_of_time {
+            LlmError::DeadlineExceeded {
+                deadline_ms: self.resilience.request_deadline.as_millis(),
                 attempts: attempts.len(),
-                last,
-            }),
-            attempts,
-        )
+            }
+        } else if attempts.is_empty() && !refused.is_empty() {
+            LlmError::CircuitOpen {
+                providers: refused
+                    .iter()
+                    .map(|(p, _)| *p)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                retry_in_s: refused
+                    .iter()
+                    .map(|(_, d)| d.as_secs_f64().ceil() as u64)
+                    .min()
+                    .unwrap_or(0),
+            }
+        } else {
+            LlmError::Unavailable {
+                attempts: attempts.len(),
+                last: attempts
+                    .last()
+                    .and_then(|a| a.error.clone())
+                    .unwrap_or_else(|| "no endpoint configured".into()),
+            }
+        };
+        (Err(error), attempts)
     }
 
     async fn attempt(
         &self,
         endpoint: &Endpoint,
         req: &ChatRequest<'_>,
+        timeout: Duration,
     ) -> (Result<String, String>, Attempt) {
         let stream = req.on_delta.is_some();
         let mut body = json!({
@@ -311,7 +435,7 @@ impl LlmClient {
         };
         let started = Instant::now();
         let call = self.send(endpoint, &body, req, &mut attempt, started);
-        let result = match tokio::time::timeout(self.config.timeout, call).await {
+        let result = match tokio::time::timeout(timeout, call).await {
             Ok(Ok(text)) => Ok(text),
             Ok(Err((status, error))) => {
                 attempt.status = status;
@@ -321,7 +445,7 @@ impl LlmClient {
                 attempt.status = CallStatus::Timeout;
                 Err(format!(
                     "no complete reply within {} ms",
-                    self.config.timeout.as_millis()
+                    timeout.as_millis()
                 ))
             }
         };

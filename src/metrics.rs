@@ -1,5 +1,5 @@
 //! Prometheus metrics (`GET /metrics`): requests by route and status, latency per request and
-//! per pipeline stage, answers and refusals, what the guards removed, LLM calls by status.
+//! per pipeline stage, answers and refusals, what the guards removed, LLM calls by status and each LLM endpoint's circuit breaker.
 //!
 //! One process-wide registry, like every Prometheus client's default: the pipeline records
 //! where the facts are (the HTTP layer, the end of `answer::ask`, the `llm_calls` writer)
@@ -13,6 +13,7 @@ use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
@@ -52,6 +53,12 @@ struct GuardLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ProviderLabel {
+    /// "primary" or "fallback".
+    provider: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LlmLabels {
     purpose: &'static str,
     status: &'static str,
@@ -71,6 +78,7 @@ pub struct Metrics {
     refusals: Family<RouteLabel, Counter>,
     guard_removals: Family<GuardLabel, Counter>,
     llm_calls: Family<LlmLabels, Counter>,
+    llm_breakers: Family<ProviderLabel, Gauge>,
 }
 
 impl Metrics {
@@ -85,6 +93,7 @@ impl Metrics {
         let refusals = Family::<RouteLabel, Counter>::default();
         let guard_removals = Family::<GuardLabel, Counter>::default();
         let llm_calls = Family::<LlmLabels, Counter>::default();
+        let llm_breakers = Family::<ProviderLabel, Gauge>::default();
         // Counters get their `_total` suffix from the encoder.
         registry.register(
             "nyaya_http_requests",
@@ -121,7 +130,13 @@ impl Metrics {
             "LLM call attempts by purpose and status",
             llm_calls.clone(),
         );
+        registry.register(
+            "nyaya_llm_breaker_state",
+            "Each LLM endpoint's circuit breaker: 0 closed, 1 open (skipped), 2 half-open (probing)",
+            llm_breakers.clone(),
+        );
         Metrics {
+            llm_breakers,
             registry,
             requests,
             request_seconds,
@@ -206,6 +221,12 @@ impl Metrics {
             .inc();
     }
 
+    pub fn set_llm_breaker(&self, provider: &'static str, state: i64) {
+        self.llm_breakers
+            .get_or_create(&ProviderLabel { provider })
+            .set(state);
+    }
+
     /// The text exposition (OpenMetrics, which Prometheus scrapes).
     pub fn render(&self) -> String {
         let mut out = String::new();
@@ -238,6 +259,7 @@ mod tests {
             &Default::default(),
         );
         m.observe_llm_call("answer", "ok");
+        m.set_llm_breaker("primary", 1);
         let text = m.render();
         for needle in [
             r#"nyaya_http_requests_total{route="/v1/ask",method="POST",status="200"} 1"#,
@@ -247,6 +269,7 @@ mod tests {
             r#"nyaya_refusals_total{route="out_of_scope"} 1"#,
             r#"nyaya_guard_removals_total{kind="dropped_quotes"} 0"#,
             r#"nyaya_llm_calls_total{purpose="answer",status="ok"} 1"#,
+            r#"nyaya_llm_breaker_state{provider="primary"} 1"#,
         ] {
             assert!(text.contains(needle), "{needle} missing from\n{text}");
         }

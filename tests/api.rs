@@ -37,6 +37,301 @@ async fn api_after_ingest(pool: PgPool) {
     omitted_articles_are_marked_omitted(&app).await;
     the_page_and_the_pdf_are_served(&app, &summary).await;
     metrics_count_requests_by_route_template(&app).await;
+    hostile_inputs_get_typed_4xx(&app).await;
+    arbitrary_text_never_gets_a_5xx(&app).await;
+}
+
+/// Generated text (any Unicode, controls included) as a query, a question, a history turn and a
+/// path: a 2xx or a typed 4xx every time. Deterministic seeds, so a failure reproduces.
+async fn arbitrary_text_never_gets_a_5xx(app: &Router) {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let strategy = proptest::prop_oneof![
+        proptest::arbitrary::any::<String>(),
+        "[ -~]{0,40}",
+        "(Article|Art\\.|अनुच्छेद) [0-9]{1,3}[A-Z]?(\\([0-9a-z]\\))?[ -~\\x00-\\x1f]{0,10}",
+    ];
+    let mut runner = TestRunner::deterministic();
+    for i in 0..48 {
+        let text = strategy.new_tree(&mut runner).unwrap().current();
+        let escaped: String = text
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        let requests = [
+            ("POST", "/v1/search".to_string(), serde_json::json!({"query": text, "mode": "lexical"}).to_string()),
+            ("POST", "/v1/ask".to_string(), serde_json::json!({"question": text, "mode": "extractive"}).to_string()),
+            ("POST", "/v1/ask".to_string(), serde_json::json!({"question": "And Article 22?", "history": [{"question": text, "refs": ["21"]}]}).to_string()),
+            ("GET", format!("/v1/provisions/{escaped}"), String::new()),
+            ("GET", format!("/v1/provisions?part={escaped}"), String::new()),
+        ];
+        for (method, uri, body) in requests {
+            if method == "POST" && uri == "/v1/ask" && i % 4 != 0 {
+                continue; // an answer costs more than a search: every fourth case
+            }
+            let (status, _, reply) = common::send(app, method, &uri, &[], &body).await;
+            assert!(
+                status.is_success() || status.is_client_error(),
+                "{method} {uri} with {text:?} → {status}: {reply}"
+            );
+            if status.is_client_error() {
+                let json: Value = serde_json::from_str(&reply).unwrap();
+                assert!(json["error"]["code"].is_string(), "{reply}");
+            }
+        }
+    }
+}
+
+/// What probes and careless clients send: every one gets a typed 4xx JSON error (or a 2xx when
+/// the input is, after all, a valid request) — never a 5xx, never a driver's message.
+async fn hostile_inputs_get_typed_4xx(app: &Router) {
+    let deep = format!("{}1{}", "[".repeat(4000), "]".repeat(4000));
+    let huge = format!(r#"{{"query": "{}"}}"#, "a".repeat(3 * 1024 * 1024));
+    let long = format!(r#"{{"query": "{}"}}"#, "right ".repeat(2000));
+    // (method, uri, body, status, code; "" = a 2xx)
+    let probes: Vec<(&str, String, String, u16, &str)> = vec![
+        (
+            "POST",
+            "/v1/search".into(),
+            "{\"query\": ".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            "not json".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            deep.clone(),
+            400,
+            "bad_request",
+        ),
+        ("POST", "/v1/ask".into(), deep, 400, "bad_request"),
+        (
+            "POST",
+            "/v1/search".into(),
+            huge.clone(),
+            413,
+            "payload_too_large",
+        ),
+        ("POST", "/v1/ask".into(), huge, 413, "payload_too_large"),
+        ("POST", "/v1/search".into(), long, 400, "bad_request"),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "What is Article 21?\u0000"}"#.into(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "What is Article 21?\u0000"}"#.into(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "POST",
+            "/v1/ask/stream".into(),
+            r#"{"question": "\u001b[31mred"}"#.into(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "Article 21?", "history": [{"question": "a\u0000", "refs": []}]}"#
+                .into(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "Article 21?", "history": [{"question": "a", "refs": ["21\u0000"]}]}"#
+                .into(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "GET",
+            "/v1/provisions/21%00".into(),
+            String::new(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "GET",
+            "/v1/provisions?part=III%00".into(),
+            String::new(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "GET",
+            "/v1/answers/abc%00".into(),
+            String::new(),
+            400,
+            "invalid_text",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "\ud800 right to life"}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "\udfff"}"#.into(),
+            400,
+            "bad_request",
+        ),
+        // tsquery syntax is text to us: a valid query
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "life & !liberty | (21:* <-> 22)", "mode": "lexical"}"#.into(),
+            200,
+            "",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "'\\'; DROP TABLE provisions; --", "mode": "lexical"}"#.into(),
+            200,
+            "",
+        ),
+        (
+            "GET",
+            "/v1/provisions/..%2F..%2Fetc%2Fpasswd".into(),
+            String::new(),
+            404,
+            "unknown_ref",
+        ),
+        (
+            "GET",
+            "/../../etc/passwd".into(),
+            String::new(),
+            404,
+            "not_found",
+        ),
+        (
+            "GET",
+            "/static/..%2F..%2FCargo.toml".into(),
+            String::new(),
+            404,
+            "not_found",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "life", "k": 0}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "life", "k": -1}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "life", "k": 1e9}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/search".into(),
+            r#"{"query": "life", "mode": "psychic"}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "life", "mode": "psychic"}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": 21}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "POST",
+            "/v1/ask".into(),
+            r#"{"question": "life", "extra": 1}"#.into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "GET",
+            "/v1/answers/no-such-answer".into(),
+            String::new(),
+            404,
+            "unknown_answer",
+        ),
+        (
+            "GET",
+            "/v1/provisions/999Z".into(),
+            String::new(),
+            404,
+            "unknown_ref",
+        ),
+        (
+            "GET",
+            "/v1/provisions?kind=%27%3B--".into(),
+            String::new(),
+            400,
+            "bad_request",
+        ),
+    ];
+    for (method, uri, body, want_status, want_code) in probes {
+        let (status, headers, text) = common::send(app, method, &uri, &[], &body).await;
+        let shown = &text[..text.len().min(300)];
+        assert_eq!(
+            status.as_u16(),
+            want_status,
+            "{method} {uri} {:.80}: {shown}",
+            body
+        );
+        if want_code.is_empty() {
+            continue;
+        }
+        let json: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{method} {uri}: not JSON ({e}): {shown}"));
+        expect_error(&json, want_code);
+        assert!(
+            headers["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("application/json"),
+            "{method} {uri}"
+        );
+        let message = json["error"]["message"].as_str().unwrap();
+        for leak in ["sqlx", "SQLSTATE", "invalid byte sequence", "postgres"] {
+            assert!(!message.contains(leak), "{method} {uri}: {message}");
+        }
+    }
 }
 
 /// `/` is the chat page with its two assets; `/v1/document.pdf` is the ingested PDF itself.

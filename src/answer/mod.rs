@@ -32,6 +32,7 @@ use tokio::sync::mpsc::UnboundedSender;
 use nyaya_ingest::RefId;
 
 use crate::error::{AppError, AppResult};
+use crate::input::check_text;
 use crate::llm::LlmClient;
 use crate::search::glossary::Glossary;
 use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supporting};
@@ -209,6 +210,13 @@ fn ms(t: Instant) -> f64 {
 
 /// Checks the request before any work: typed 400s.
 pub fn validate(req: &AskRequest, max_chars: usize) -> AppResult<()> {
+    check_text("question", &req.question)?;
+    for (i, t) in req.history.iter().enumerate() {
+        check_text(&format!("history[{i}].question"), &t.question)?;
+        for (j, r) in t.refs.iter().enumerate() {
+            check_text(&format!("history[{i}].refs[{j}]"), r)?;
+        }
+    }
     if req.question.trim().is_empty() {
         return Err(AppError::BadRequest("question is empty".into()));
     }
@@ -297,8 +305,9 @@ pub async fn ask(
         started,
         llm_used: false,
     };
+    // One LLM deadline for the whole request: router, HyDE and answer share it.
     let llm = match mode {
-        AnswerMode::Llm => a.llm.clone(),
+        AnswerMode::Llm => a.llm.as_deref().map(|c| Arc::new(c.for_request())),
         AnswerMode::Extractive => None,
     };
 

@@ -28,17 +28,17 @@ pub fn router() -> Router<AppState> {
 }
 
 fn body(body: Result<Json<AskRequest>, JsonRejection>) -> Result<AskRequest, ApiError> {
-    let Json(req) =
-        body.map_err(|e| AppError::BadRequest(format!("invalid request body: {}", e.body_text())))?;
+    let Json(req) = body?;
     Ok(req)
 }
 
 /// Answers a question with verbatim quotes of the Constitution, or refuses.
 #[utoipa::path(post, path = "/v1/ask", tag = "answers", request_body = AskRequest, responses(
     (status = 200, description = "An answer, a refusal (`refused`), a reply to small talk or a clarifying question (`suggestions`)", body = AskResponse),
-    (status = 400, description = "`bad_request`: a malformed body, an empty or too long question, too much history", body = ErrorBody),
+    (status = 400, description = "`bad_request`: a malformed body, an empty or too long question, too much history; `invalid_text`: a control character in a text field", body = ErrorBody),
+    (status = 413, description = "`payload_too_large`: a body over 256 KiB", body = ErrorBody),
     (status = 500, description = "`internal`: the embedder failed", body = ErrorBody),
-    (status = 503, description = "`model_unavailable` or `database_unavailable`", body = ErrorBody),
+    (status = 503, description = "`model_unavailable`, or `database_unavailable` (with `Retry-After`)", body = ErrorBody),
 ))]
 async fn ask(
     State(state): State<AppState>,
@@ -60,7 +60,8 @@ async fn ask(
 `event: <name>` + `data: <json>`, in this order: `route` (schema Routing), `citations` (array of \
 Citation), `delta` (StreamDelta; llm mode only, repeated), `final` (AskResponse; replaces the \
 streamed text), or `error` (StreamError) instead of the rest when the answer fails."),
-    (status = 400, description = "`bad_request`, before the stream opens", body = ErrorBody),
+    (status = 400, description = "`bad_request` or `invalid_text`, before the stream opens", body = ErrorBody),
+    (status = 413, description = "`payload_too_large`: a body over 256 KiB", body = ErrorBody),
 ))]
 async fn ask_stream(
     State(state): State<AppState>,
@@ -131,6 +132,7 @@ async fn answer_basis(
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Json<audit::Reconstruction>, ApiError> {
     let Path(id) = id?;
+    crate::input::check_text("request_id", &id)?;
     audit::reconstruct(&state.pool, &id)
         .await?
         .map(Json)

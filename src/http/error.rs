@@ -1,8 +1,8 @@
 //! The one place where errors become HTTP responses:
 //! `{"error": {"code": "unknown_ref", "message": "..."}}` with a 4xx/5xx status.
 
-use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::http::{Method, StatusCode};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -18,17 +18,23 @@ pub struct ErrorBody {
 /// What went wrong.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorDetail {
-    /// Stable and machine-readable: bad_request, unknown_ref, unknown_answer, not_found,
-    /// method_not_allowed, bad_document, no_corpus, database_unavailable, model_unavailable,
-    /// internal.
+    /// Stable and machine-readable: bad_request, invalid_text, payload_too_large, unknown_ref, unknown_answer,
+    /// not_found, method_not_allowed, bad_document, no_corpus, database_unavailable,
+    /// model_unavailable, internal. A 503 of `database_unavailable` or `no_corpus` carries
+    /// `Retry-After`.
     #[schema(value_type = String, example = "unknown_ref")]
     pub code: &'static str,
-    /// For people; may change.
+    /// For people; may change. A 5xx says only what kind of failure it was: the detail is in
+    /// the server's log line with this request id.
     pub message: String,
     /// The reference that was not found (`unknown_ref` only).
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     #[schema(nullable = false)]
     pub reference: Option<String>,
+    /// The request's id (also the `X-Request-Id` response header).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(nullable = false)]
+    pub request_id: Option<String>,
 }
 
 /// An error on its way to the client.
@@ -47,6 +53,25 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// The largest request body the API reads: a question at its length limit with a full history
+/// is well under 100 KB.
+pub const BODY_LIMIT_BYTES: usize = 256 * 1024;
+
+/// A body that is not the expected JSON is a bad request; one over the size limit is 413.
+impl From<JsonRejection> for ApiError {
+    fn from(e: JsonRejection) -> Self {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError(AppError::PayloadTooLarge {
+                limit_bytes: BODY_LIMIT_BYTES,
+            });
+        }
+        ApiError(AppError::BadRequest(format!(
+            "invalid request body: {}",
+            e.body_text()
+        )))
+    }
+}
+
 /// A path or query string the extractors cannot decode is a bad request, in the same JSON shape.
 impl From<PathRejection> for ApiError {
     fn from(e: PathRejection) -> Self {
@@ -60,6 +85,34 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+/// Whether a driver error means "the database cannot be reached" (503, worth a retry) rather
+/// than "this statement failed" (a bug: 500). Connection-class SQLSTATEs (08…), an
+/// administrator's shutdown (57P01–57P03) and too many connections (53300) count as the former.
+fn unreachable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => db.code().is_some_and(|c| {
+            c.starts_with("08") || matches!(c.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        _ => false,
+    }
+}
+
+/// Seconds a client should wait before retrying a 503 of this code.
+fn retry_after(code: &str) -> Option<u32> {
+    match code {
+        "database_unavailable" | "overloaded" => Some(1),
+        // Start-up ingests the corpus in about a minute.
+        "no_corpus" => Some(10),
+        _ => None,
+    }
+}
+
 impl ApiError {
     /// The status and the stable error code of this error.
     pub fn status_and_code(&self) -> (StatusCode, &'static str) {
@@ -68,6 +121,10 @@ impl ApiError {
             AppError::NoSuchEndpoint { .. } => (StatusCode::NOT_FOUND, "not_found"),
             AppError::NoSuchAnswer { .. } => (StatusCode::NOT_FOUND, "unknown_answer"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::InvalidText { .. } => (StatusCode::BAD_REQUEST, "invalid_text"),
+            AppError::PayloadTooLarge { .. } => {
+                (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")
+            }
             AppError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
             }
@@ -76,7 +133,8 @@ impl ApiError {
             AppError::File { .. } | AppError::Ingest(_) | AppError::Incomplete { .. } => {
                 (StatusCode::UNPROCESSABLE_ENTITY, "bad_document")
             }
-            AppError::Db(_) | AppError::Migrate(_) => {
+            AppError::Db(e) if !unreachable(e) => (StatusCode::INTERNAL_SERVER_ERROR, "internal"),
+            AppError::Db(_) | AppError::Migrate(_) | AppError::DbTimeout => {
                 (StatusCode::SERVICE_UNAVAILABLE, "database_unavailable")
             }
             AppError::Resource(_) | AppError::Embed(_) => {
@@ -86,22 +144,48 @@ impl ApiError {
     }
 }
 
+/// What a client is told about a server-side failure: fixed words per code. The error's own
+/// text (a driver message, a file path, a model's complaint) goes to the log line, which
+/// carries the request id the body also gives.
+fn public_message(code: &str) -> &'static str {
+    match code {
+        "database_unavailable" => "the database is unavailable; retry shortly",
+        "no_corpus" => "no corpus is loaded yet: run `nyaya ingest` (the server ingests on start)",
+        "model_unavailable" => {
+            "this mode needs the embedding model, which this server has not loaded; use mode \"lexical\""
+        }
+        _ => "an internal error occurred; quote the request id when reporting it",
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if status.is_server_error() {
-            tracing::error!(error = %self.0, "request failed");
-        }
+        let request_id = super::request_id::current();
+        let message = if status.is_server_error() {
+            tracing::error!(error = %self.0, code, "request failed");
+            public_message(code).to_string()
+        } else {
+            self.0.to_string()
+        };
         let reference = match &self.0 {
             AppError::UnknownRef { query } => Some(query.clone()),
             _ => None,
         };
         let error = ErrorDetail {
             code,
-            message: self.0.to_string(),
+            message,
             reference,
+            request_id,
         };
-        (status, Json(ErrorBody { error })).into_response()
+        let mut response = (status, Json(ErrorBody { error })).into_response();
+        if let Some(secs) = retry_after(code).filter(|_| status == StatusCode::SERVICE_UNAVAILABLE)
+        {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
     }
 }
 

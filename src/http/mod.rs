@@ -56,6 +56,9 @@ pub fn router(state: AppState) -> Router {
         .merge(openapi::router())
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
+        .layer(axum::extract::DefaultBodyLimit::max(
+            error::BODY_LIMIT_BYTES,
+        ))
         .layer(axum::middleware::from_fn(metrics::track))
         .layer(TraceLayer::new_for_http())
         .layer(axum::middleware::from_fn(request_id::middleware))

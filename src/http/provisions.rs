@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ErrorBody;
 use super::{ApiError, AppState};
 use crate::error::AppError;
+use crate::input::check_text;
 use crate::provision::lookup;
 use crate::store::{self, ProvisionView, TocEntry};
 
@@ -32,6 +33,7 @@ async fn one(
     reference: Result<Path<String>, PathRejection>,
 ) -> Result<Json<ProvisionView>, ApiError> {
     let Path(reference) = reference?;
+    check_text("reference", &reference)?;
     Ok(Json(lookup(&state.pool, &reference).await?))
 }
 
@@ -65,6 +67,8 @@ async fn list(
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<ProvisionList>, ApiError> {
     let Query(q) = query?;
+    check_text("part", q.part.as_deref().unwrap_or(""))?;
+    check_text("kind", q.kind.as_deref().unwrap_or(""))?;
     let part = q.part.map(|p| p.trim().to_ascii_uppercase());
     let kind = q.kind.map(|k| k.trim().to_ascii_lowercase());
     if let Some(k) = &kind {

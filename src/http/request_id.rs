@@ -11,6 +11,16 @@ use tracing::Instrument;
 
 pub const HEADER: &str = "x-request-id";
 
+tokio::task_local! {
+    /// The id of the request this task serves (set by [`middleware`] around the handler).
+    static CURRENT: String;
+}
+
+/// The id of the request being served, if any (an error body quotes it).
+pub fn current() -> Option<String> {
+    CURRENT.try_with(String::clone).ok()
+}
+
 /// The current request's id (an extractor).
 #[derive(Debug, Clone)]
 pub struct RequestId(pub String);
@@ -34,7 +44,9 @@ pub async fn middleware(mut req: Request, next: Next) -> Response {
     req.extensions_mut().insert(RequestId(id.clone()));
     // The path only: no query string, no body, nothing a user typed.
     let span = tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.uri().path());
-    let mut response = next.run(req).instrument(span).await;
+    let mut response = CURRENT
+        .scope(id.clone(), next.run(req).instrument(span))
+        .await;
     if let Ok(v) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(HEADER, v);
     }

@@ -10,7 +10,6 @@ use tracing::Instrument;
 use super::error::ErrorBody;
 use super::request_id::RequestId;
 use super::{ApiError, AppState};
-use crate::error::AppError;
 use crate::search::{self, Mode, SearchOptions, SearchResponse};
 
 pub fn router() -> Router<AppState> {
@@ -37,17 +36,17 @@ struct SearchRequest {
     request_body = SearchRequest,
     responses(
         (status = 200, description = "The ranking", body = SearchResponse),
-        (status = 400, description = "`bad_request`: a malformed body, an empty or too long query, k out of range", body = ErrorBody),
+        (status = 400, description = "`bad_request`: a malformed body, an empty or too long query, k out of range; `invalid_text`: a control character in the query", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: a body over 256 KiB", body = ErrorBody),
         (status = 500, description = "`internal`: the embedder failed", body = ErrorBody),
-        (status = 503, description = "`model_unavailable` (a dense mode without the embedder) or `database_unavailable`", body = ErrorBody),
+        (status = 503, description = "`model_unavailable` (a dense mode without the embedder) or `database_unavailable` (with `Retry-After`)", body = ErrorBody),
     ))]
 async fn search_handler(
     State(state): State<AppState>,
     RequestId(request_id): RequestId,
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
-    let Json(req) =
-        body.map_err(|e| AppError::BadRequest(format!("invalid request body: {}", e.body_text())))?;
+    let Json(req) = body?;
     let defaults = state.config.search_options();
     let opts = SearchOptions {
         k: req.k.unwrap_or(defaults.k),

@@ -264,6 +264,7 @@ pub struct SearchResponse {
 
 /// Checks the request before any work: typed 400s, never a 500.
 pub fn validate(query: &str, opts: &SearchOptions) -> AppResult<()> {
+    crate::input::check_text("query", query)?;
     if query.trim().is_empty() {
         return Err(AppError::BadRequest("query is empty".into()));
     }

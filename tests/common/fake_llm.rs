@@ -1,7 +1,7 @@
 //! A scripted OpenAI-compatible server for tests: a real HTTP server on 127.0.0.1 speaking
 //! `POST /v1/chat/completions` (plain JSON, or server-sent events when `"stream": true`).
 //! Each test pushes replies per purpose (told apart by the prompt's system message); a
-//! purpose with nothing scripted gets HTTP 500. Every request body is kept for inspection.
+//! purpose with nothing scripted gets the default reply, or HTTP 500 when there is none. Every request body is kept for inspection.
 
 #![allow(dead_code)]
 
@@ -53,6 +53,8 @@ impl Reply {
 struct Script {
     queues: HashMap<&'static str, VecDeque<Reply>>,
     requests: Vec<(&'static str, Value)>,
+    /// The reply when a purpose's queue is empty (`None`: HTTP 500).
+    default: Option<Reply>,
 }
 
 #[derive(Clone)]
@@ -85,7 +87,8 @@ async fn completions(
     let reply = {
         let mut s = script.lock().unwrap();
         s.requests.push((p, body.clone()));
-        s.queues.get_mut(p).and_then(|q| q.pop_front())
+        let queued = s.queues.get_mut(p).and_then(|q| q.pop_front());
+        queued.or_else(|| s.default.clone())
     };
     let Some(reply) = reply else {
         return (StatusCode::INTERNAL_SERVER_ERROR, "nothing scripted").into_response();
@@ -147,6 +150,12 @@ impl FakeLlm {
             .entry(purpose)
             .or_default()
             .push_back(reply);
+    }
+
+    /// What every unscripted request gets from now on, e.g. `Reply::slow(an hour)`: an
+    /// endpoint that accepts connections and never answers.
+    pub fn set_default(&self, reply: Option<Reply>) {
+        self.script.lock().unwrap().default = reply;
     }
 
     /// Every request received so far: (purpose, body).

@@ -1,0 +1,323 @@
+//! Faults under a running server: the database goes away and comes back; the LLM endpoint
+//! accepts connections and never answers.
+//!
+//! This test runs its own embedded Postgres (the same `scripts/pg.sh`, another port and home),
+//! so stopping it disturbs no other test. The server is real: `axum::serve` on a loopback port,
+//! driven by an HTTP client.
+
+mod common;
+
+use std::process::Command;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
+use serde_json::json;
+use sqlx::PgPool;
+
+use common::fake_llm::{FakeLlm, Reply};
+use nyaya::http::AppState;
+use nyaya::llm::{Endpoint, LlmClient, LlmConfig, Resilience};
+
+/// An embedded Postgres of this test's own, stopped when the test ends (pass or fail).
+struct OwnPostgres {
+    port: u16,
+    home: std::path::PathBuf,
+}
+
+impl OwnPostgres {
+    fn start() -> Self {
+        let port = free_port();
+        let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("faults-pg");
+        let pg = OwnPostgres { port, home };
+        pg.run("up");
+        pg
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/nyaya", self.port)
+    }
+
+    /// `scripts/pg.sh <cmd>` for this server; panics when it fails.
+    fn run(&self, cmd: &str) {
+        let out = Command::new("bash")
+            .arg(common::repo_path("scripts/pg.sh"))
+            .arg(cmd)
+            .env("NYAYA_PG_PORT", self.port.to_string())
+            .env("NYAYA_PG_HOME", &self.home)
+            .env("NYAYA_EMBEDDED_PG", "1")
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("bash runs");
+        assert!(
+            out.status.success(),
+            "pg.sh {cmd} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        self.run("down");
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One request: its status, `Retry-After`, JSON body and how long it took.
+async fn probe(
+    client: &reqwest::Client,
+    base: &str,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+) -> (u16, Option<String>, serde_json::Value, Duration) {
+    let started = Instant::now();
+    let req = match method {
+        "GET" => client.get(format!("{base}{path}")),
+        _ => client
+            .post(format!("{base}{path}"))
+            .json(&body.unwrap_or_default()),
+    };
+    let resp = req.send().await.expect("the server answers");
+    let status = resp.status().as_u16();
+    let retry = resp
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_string());
+    let json = resp.json().await.unwrap_or_default();
+    (status, retry, json, started.elapsed())
+}
+
+/// The routes that need the database, as a client calls them.
+fn db_routes() -> Vec<(&'static str, &'static str, Option<serde_json::Value>)> {
+    use serde_json::json;
+    vec![
+        ("GET", "/readyz", None),
+        ("GET", "/v1/provisions/21", None),
+        ("GET", "/v1/provisions?part=III", None),
+        (
+            "POST",
+            "/v1/search",
+            Some(json!({"query": "right to life", "mode": "lexical"})),
+        ),
+        (
+            "POST",
+            "/v1/ask",
+            Some(json!({"question": "What does Article 21 say?"})),
+        ),
+    ]
+}
+
+/// Postgres stops under a running server: every database-backed route answers 503
+/// `database_unavailable` with `Retry-After` quickly (the pool's acquire deadline, 0.8 s,
+/// rather than hanging), `/healthz` stays 200, no driver text reaches a body; Postgres comes
+/// back and the same server answers 200 again without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn database_outage_gives_fast_503s_and_recovers_without_restart() {
+    let pg = OwnPostgres::start();
+    let pool = nyaya::db::connect(&pg.url()).await.expect("connects");
+    let mut cfg = common::config(&pool);
+    cfg.database_url = pg.url();
+    let outcome = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
+        .await
+        .expect("ingests");
+    assert!(outcome.complete);
+    let state = AppState {
+        pool: pool.clone(),
+        models: common::models(),
+        config: Arc::new(cfg),
+        llm: None,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        axum::serve(listener, nyaya::http::router(state))
+            .await
+            .unwrap()
+    });
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+
+    for (method, path, body) in db_routes() {
+        let (status, _, json, _) = probe(&client, &base, method, path, body).await;
+        assert_eq!(status, 200, "{method} {path} before the outage: {json}");
+    }
+
+    pg.run("down");
+    for round in 0..2 {
+        for (method, path, body) in db_routes() {
+            let (status, retry, json, took) = probe(&client, &base, method, path, body).await;
+            eprintln!("down, round {round}: {method} {path} → {status} in {took:?}");
+            assert_eq!(status, 503, "{method} {path} while down: {json}");
+            assert_eq!(json["error"]["code"], "database_unavailable", "{json}");
+            assert_eq!(retry.as_deref(), Some("1"), "{method} {path}: Retry-After");
+            let message = json["error"]["message"].as_str().unwrap();
+            for leak in [
+                "sqlx",
+                "error communicating",
+                "Connection refused",
+                "os error",
+            ] {
+                assert!(!message.contains(leak), "{message}");
+            }
+            assert!(json["error"]["request_id"].is_string(), "{json}");
+            // Not a speed benchmark: the bound only separates "answers at the pool's deadline"
+            // from "hangs" (sqlx's default deadline was 10 s).
+            assert!(
+                took < Duration::from_millis(2500),
+                "{method} {path} took {took:?} to say the database is down"
+            );
+        }
+    }
+    let (status, _, _, _) = probe(&client, &base, "GET", "/healthz", None).await;
+    assert_eq!(status, 200, "liveness does not depend on the database");
+
+    pg.run("up");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (status, _, _, _) = probe(&client, &base, "GET", "/readyz", None).await;
+        if status == 200 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not ready 30 s after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for (method, path, body) in db_routes() {
+        let (status, _, json, _) = probe(&client, &base, method, path, body).await;
+        assert_eq!(status, 200, "{method} {path} after the restart: {json}");
+    }
+}
+
+const POLICE: &str = "Can the police keep a person locked up without telling him why?";
+
+/// One llm-mode ask over HTTP: status, body, and how long it took.
+async fn ask_llm(app: &axum::Router, id: &str) -> (StatusCode, serde_json::Value, Duration) {
+    let started = Instant::now();
+    let (status, _, body) = common::send(
+        app,
+        "POST",
+        "/v1/ask",
+        &[("x-request-id", id)],
+        &json!({"question": POLICE, "mode": "llm"}).to_string(),
+    )
+    .await;
+    let took = started.elapsed();
+    eprintln!("{id}: {status} in {took:?}");
+    (status, serde_json::from_str(&body).unwrap(), took)
+}
+
+async fn llm_calls(pool: &PgPool, id: &str) -> Vec<String> {
+    sqlx::query_scalar("SELECT status FROM llm_calls WHERE request_id = $1 ORDER BY id")
+        .bind(id)
+        .fetch_all(pool)
+        .await
+        .unwrap()
+}
+
+/// An LLM endpoint that accepts connections and never answers: the first answer pays its
+/// attempts only up to the request's one LLM deadline, the breaker opens, and later answers
+/// skip the endpoint at once and degrade to the extractive answer (saying why, with the
+/// breaker's state in `/metrics`); after the cool-down one probe finds the endpoint healthy
+/// again and llm answers resume.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn a_hung_llm_opens_the_breaker_and_answers_degrade_at_once(pool: PgPool) {
+    common::ingest_with_vectors(&pool).await;
+    let fake = FakeLlm::start().await;
+    fake.set_default(Some(Reply::slow(Duration::from_secs(3600))));
+    let cool_down = Duration::from_secs(3);
+    let deadline = Duration::from_millis(4500);
+    let llm = LlmClient::with_resilience(
+        LlmConfig {
+            primary: Endpoint {
+                provider: "primary",
+                base_url: fake.base_url.clone(),
+                model: "hung".into(),
+                api_key: None,
+            },
+            fallback: None,
+            timeout: Duration::from_millis(1500),
+            backoff: Duration::from_millis(10),
+        },
+        Resilience {
+            breaker_threshold: 3,
+            breaker_cool_down: cool_down,
+            request_deadline: deadline,
+        },
+    )
+    .unwrap();
+    let app = common::app_with_llm(&pool, Some(Arc::new(llm)));
+
+    // 1. Three timed-out attempts (router, its retry, HyDE) open the circuit; the answer call
+    //    is skipped. The whole request stays within its LLM deadline (plus the extractive work).
+    let (status, r, took) = ask_llm(&app, "hung-1").await;
+    assert_eq!(status, StatusCode::OK, "{r}");
+    assert!(r["degraded"] == true && r["refused"] == false, "{r}");
+    assert!(
+        r["degraded_reason"]
+            .as_str()
+            .unwrap()
+            .contains("LLM_UNAVAILABLE"),
+        "{r}"
+    );
+    assert_eq!(r["citations"][0]["ref"], "22", "the extractive answer: {r}");
+    assert_eq!(llm_calls(&pool, "hung-1").await, vec!["timeout"; 3]);
+    assert!(took < deadline + Duration::from_secs(3), "{took:?}");
+    let metrics = common::metrics_text(&app).await;
+    assert_eq!(
+        common::metric(&metrics, r#"nyaya_llm_breaker_state{provider="primary"}"#),
+        Some(1.0),
+        "{metrics}"
+    );
+
+    // 2. While open: nothing is called, the answer degrades at once and says why.
+    let (status, r, took) = ask_llm(&app, "hung-2").await;
+    assert_eq!(status, StatusCode::OK);
+    let reason = r["degraded_reason"].as_str().unwrap();
+    assert!(reason.contains("circuit open"), "{reason}");
+    assert_eq!(r["routing"]["router"], "rules");
+    assert!(llm_calls(&pool, "hung-2").await.is_empty());
+    assert!(r["answer"]
+        .as_str()
+        .unwrap()
+        .contains(r["citations"][0]["quote"].as_str().unwrap()));
+    // Not a benchmark: "at once" against the 1.5 s a single attempt would take.
+    assert!(
+        took < Duration::from_millis(1500),
+        "open circuit, still slow: {took:?}"
+    );
+
+    // 3. After the cool-down the endpoint is healthy again: one probe closes the circuit.
+    tokio::time::sleep(cool_down + Duration::from_millis(200)).await;
+    fake.set_default(None);
+    fake.push(
+        "router",
+        Reply::ok(r#"{"route": "conceptual", "refs": [], "sub_questions": [], "rewritten_query": "police detention without grounds"}"#),
+    );
+    fake.push("hyde", Reply::ok("No person who is arrested shall be detained in custody without being informed of the grounds."));
+    fake.push(
+        "answer",
+        Reply::ok("The police must tell you the grounds of your arrest [1]."),
+    );
+    let (status, r, _) = ask_llm(&app, "hung-3").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(r["degraded"] == false && r["llm_used"] == true, "{r}");
+    assert_eq!(llm_calls(&pool, "hung-3").await, vec!["ok"; 3]);
+    let metrics = common::metrics_text(&app).await;
+    assert_eq!(
+        common::metric(&metrics, r#"nyaya_llm_breaker_state{provider="primary"}"#),
+        Some(0.0)
+    );
+}
