@@ -206,6 +206,40 @@ pub struct Config {
     )]
     pub llm_deadline_ms: u64,
 
+    /// Requests served at once; beyond it a request gets 503 `overloaded` at once (0: no
+    /// bound). Health, readiness and metrics are never refused.
+    #[arg(long, env = "NYAYA_MAX_IN_FLIGHT", global = true, default_value_t = 64)]
+    pub max_in_flight: usize,
+
+    /// A request's deadline in milliseconds (503 `timeout` past it; 0: none). Longer than
+    /// NYAYA_LLM_DEADLINE_MS so an llm-mode answer can still degrade rather than time out.
+    #[arg(
+        long,
+        env = "NYAYA_REQUEST_TIMEOUT_MS",
+        global = true,
+        default_value_t = 90_000
+    )]
+    pub request_timeout_ms: u64,
+
+    /// Requests per second each client IP may sustain (429 `rate_limited` beyond it; 0: no
+    /// limit).
+    #[arg(
+        long,
+        env = "NYAYA_RATE_LIMIT_PER_S",
+        global = true,
+        default_value_t = 20.0
+    )]
+    pub rate_limit_per_s: f64,
+
+    /// Requests a client IP may send in a burst before its rate applies.
+    #[arg(
+        long,
+        env = "NYAYA_RATE_LIMIT_BURST",
+        global = true,
+        default_value_t = 60.0
+    )]
+    pub rate_limit_burst: f64,
+
     /// Days the audit (`answers`) and `llm_calls` rows are kept; `nyaya purge` and the server
     /// (at start and daily) delete older ones.
     #[arg(

@@ -11,6 +11,15 @@ pub enum AppError {
     /// The request itself is malformed.
     #[error("{0}")]
     BadRequest(String),
+    /// This client sent more requests than its rate allows.
+    #[error("too many requests from this client; retry in {retry_after_s} s")]
+    RateLimited { retry_after_s: u64 },
+    /// The server is at its bound of requests in flight.
+    #[error("the server is busy ({limit} requests in flight); retry shortly")]
+    Overloaded { limit: usize },
+    /// The request ran past the server's per-request deadline.
+    #[error("the request did not finish within {after_ms} ms")]
+    Timeout { after_ms: u64 },
     /// The request body is larger than the server accepts.
     #[error("the request body is larger than {limit_bytes} bytes")]
     PayloadTooLarge { limit_bytes: usize },

@@ -803,7 +803,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .await
                 .map_err(|e| AppError::Resource(format!("cannot listen on {addr}: {e}")))?;
             tracing::info!(%addr, "serving");
-            axum::serve(listener, http::router(state))
+            // The peer address keys the per-client rate limit.
+            let app =
+                http::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+            axum::serve(listener, app)
                 .with_graceful_shutdown(async {
                     let _ = tokio::signal::ctrl_c().await;
                 })

@@ -321,3 +321,103 @@ async fn a_hung_llm_opens_the_breaker_and_answers_degrade_at_once(pool: PgPool) 
         Some(0.0)
     );
 }
+
+/// The limits, over a real socket (the rate limit keys on the peer address): a client past its
+/// burst gets 429 `rate_limited` with `Retry-After`; a request beyond the in-flight bound gets
+/// 503 `overloaded` at once; a request past its deadline gets 503 `timeout`; probes are never
+/// refused.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn limits_shed_load_with_typed_errors(pool: PgPool) {
+    nyaya::ingest::ingest_file(&pool, &common::config(&pool), &common::real_pdf())
+        .await
+        .unwrap();
+    let fake = FakeLlm::start().await;
+    fake.set_default(Some(Reply::slow(Duration::from_secs(3600))));
+    let serve = |max_in_flight: usize, timeout_ms: u64, rate: f64, burst: f64| {
+        let mut cfg = common::config(&pool);
+        cfg.max_in_flight = max_in_flight;
+        cfg.request_timeout_ms = timeout_ms;
+        cfg.rate_limit_per_s = rate;
+        cfg.rate_limit_burst = burst;
+        let llm = LlmClient::new(LlmConfig {
+            primary: Endpoint {
+                provider: "primary",
+                base_url: fake.base_url.clone(),
+                model: "hung".into(),
+                api_key: None,
+            },
+            fallback: None,
+            timeout: Duration::from_secs(5),
+            backoff: Duration::from_millis(10),
+        })
+        .unwrap();
+        let state = AppState {
+            pool: pool.clone(),
+            models: common::models(),
+            config: Arc::new(cfg),
+            llm: Some(Arc::new(llm)),
+        };
+        async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let base = format!("http://{}", listener.local_addr().unwrap());
+            let app = nyaya::http::router(state)
+                .into_make_service_with_connect_info::<std::net::SocketAddr>();
+            tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+            base
+        }
+    };
+    let client = reqwest::Client::new();
+    let hung_ask = Some(json!({"question": POLICE, "mode": "llm"}));
+
+    // Rate: a burst of 3, then 1 per 10 s.
+    let base = serve(0, 0, 0.1, 3.0).await;
+    for i in 0..3 {
+        let (status, _, json, _) = probe(&client, &base, "GET", "/v1/provisions/21", None).await;
+        assert_eq!(status, 200, "request {i} of the burst: {json}");
+    }
+    let (status, retry, json, _) = probe(&client, &base, "GET", "/v1/provisions/21", None).await;
+    assert_eq!(
+        (status, json["error"]["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{json}"
+    );
+    let retry: u64 = retry.expect("Retry-After").parse().unwrap();
+    assert!((1..=10).contains(&retry), "Retry-After {retry}");
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let resp = client.get(format!("{base}{path}")).send().await.unwrap();
+        assert_eq!(resp.status(), 200, "{path} is never rate-limited");
+    }
+
+    // In flight: one slot, held by an answer waiting on the hung LLM.
+    let base = serve(1, 0, 0.0, 1.0).await;
+    let blocker = {
+        let (client, base, body) = (client.clone(), base.clone(), hung_ask.clone());
+        tokio::spawn(async move { probe(&client, &base, "POST", "/v1/ask", body).await })
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (status, retry, json, took) = probe(&client, &base, "GET", "/v1/provisions/21", None).await;
+    assert_eq!(
+        (status, json["error"]["code"].as_str()),
+        (503, Some("overloaded")),
+        "{json}"
+    );
+    assert_eq!(retry.as_deref(), Some("1"));
+    assert!(
+        took < Duration::from_secs(1),
+        "shed at once, not queued: {took:?}"
+    );
+    let (status, _, _, _) = probe(&client, &base, "GET", "/readyz", None).await;
+    assert_eq!(status, 200, "a saturated server still answers its probes");
+    blocker.abort();
+
+    // Deadline: the hung answer is cut at 700 ms.
+    let base = serve(0, 700, 0.0, 1.0).await;
+    let (status, retry, json, took) = probe(&client, &base, "POST", "/v1/ask", hung_ask).await;
+    assert_eq!(
+        (status, json["error"]["code"].as_str()),
+        (503, Some("timeout")),
+        "{json}"
+    );
+    assert_eq!(retry.as_deref(), Some("1"));
+    assert!(took < Duration::from_secs(4), "{took:?}");
+}

@@ -20,8 +20,9 @@ pub struct ErrorBody {
 pub struct ErrorDetail {
     /// Stable and machine-readable: bad_request, invalid_text, payload_too_large, unknown_ref, unknown_answer,
     /// not_found, method_not_allowed, bad_document, no_corpus, database_unavailable,
-    /// model_unavailable, internal. A 503 of `database_unavailable` or `no_corpus` carries
-    /// `Retry-After`.
+    /// model_unavailable, overloaded, timeout, rate_limited (429), internal. Errors worth
+    /// retrying (`database_unavailable`, `no_corpus`, `overloaded`, `timeout`,
+    /// `rate_limited`) carry `Retry-After`.
     #[schema(value_type = String, example = "unknown_ref")]
     pub code: &'static str,
     /// For people; may change. A 5xx says only what kind of failure it was: the detail is in
@@ -103,12 +104,13 @@ fn unreachable(e: &sqlx::Error) -> bool {
     }
 }
 
-/// Seconds a client should wait before retrying a 503 of this code.
-fn retry_after(code: &str) -> Option<u32> {
-    match code {
-        "database_unavailable" | "overloaded" => Some(1),
+/// Seconds a client should wait before retrying, for the errors where retrying helps.
+fn retry_after(e: &AppError, code: &str) -> Option<u64> {
+    match (e, code) {
+        (AppError::RateLimited { retry_after_s }, _) => Some(*retry_after_s),
+        (_, "database_unavailable" | "overloaded" | "timeout") => Some(1),
         // Start-up ingests the corpus in about a minute.
-        "no_corpus" => Some(10),
+        (_, "no_corpus") => Some(10),
         _ => None,
     }
 }
@@ -122,6 +124,9 @@ impl ApiError {
             AppError::NoSuchAnswer { .. } => (StatusCode::NOT_FOUND, "unknown_answer"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AppError::InvalidText { .. } => (StatusCode::BAD_REQUEST, "invalid_text"),
+            AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),
+            AppError::Overloaded { .. } => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            AppError::Timeout { .. } => (StatusCode::SERVICE_UNAVAILABLE, "timeout"),
             AppError::PayloadTooLarge { .. } => {
                 (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")
             }
@@ -151,6 +156,8 @@ fn public_message(code: &str) -> &'static str {
     match code {
         "database_unavailable" => "the database is unavailable; retry shortly",
         "no_corpus" => "no corpus is loaded yet: run `nyaya ingest` (the server ingests on start)",
+        "overloaded" => "the server is busy; retry shortly",
+        "timeout" => "the request did not finish in time; retry shortly",
         "model_unavailable" => {
             "this mode needs the embedding model, which this server has not loaded; use mode \"lexical\""
         }
@@ -163,7 +170,12 @@ impl IntoResponse for ApiError {
         let (status, code) = self.status_and_code();
         let request_id = super::request_id::current();
         let message = if status.is_server_error() {
-            tracing::error!(error = %self.0, code, "request failed");
+            // The detail is logged here, with the request id the span carries.
+            if code == "internal" {
+                tracing::error!(error = %self.0, code, "request failed");
+            } else {
+                tracing::warn!(error = %self.0, code, "request refused");
+            }
             public_message(code).to_string()
         } else {
             self.0.to_string()
@@ -178,9 +190,9 @@ impl IntoResponse for ApiError {
             reference,
             request_id,
         };
+        let retry = retry_after(&self.0, code);
         let mut response = (status, Json(ErrorBody { error })).into_response();
-        if let Some(secs) = retry_after(code).filter(|_| status == StatusCode::SERVICE_UNAVAILABLE)
-        {
+        if let Some(secs) = retry {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));

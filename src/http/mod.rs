@@ -3,6 +3,7 @@
 mod ask;
 mod error;
 mod health;
+mod limits;
 mod metrics;
 mod openapi;
 mod page;
@@ -46,6 +47,13 @@ impl AppState {
 
 /// The whole API.
 pub fn router(state: AppState) -> Router {
+    let c = &state.config;
+    let limits = limits::Limits::new(limits::LimitSettings {
+        max_in_flight: c.max_in_flight,
+        request_timeout: std::time::Duration::from_millis(c.request_timeout_ms),
+        rate_per_s: c.rate_limit_per_s.max(0.0),
+        burst: c.rate_limit_burst.max(1.0),
+    });
     Router::new()
         .merge(health::router())
         .merge(provisions::router())
@@ -58,6 +66,10 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(
             error::BODY_LIMIT_BYTES,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            limits,
+            limits::middleware,
         ))
         .layer(axum::middleware::from_fn(metrics::track))
         .layer(TraceLayer::new_for_http())
