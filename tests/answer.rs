@@ -371,7 +371,9 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
     let a = answerer(&pool, Some(llm.clone()));
     let phone = "9876543210";
     let email = "ravi.kumar@example.com";
-    let personal = format!("My brother was arrested. Call me on {phone} or mail {email}. Can the police keep him locked up without telling him why?");
+    let name = "Ravi Kumar";
+    let street = "MG Road";
+    let personal = format!("My name is {name}, I live at 14 {street}, Bengaluru 560001. My brother was arrested. Call me on {phone} or mail {email}. Can the police keep him locked up without telling him why?");
 
     // 1. A hallucinated citation, an invented figure and a fabricated quote are removed.
     primary.push("router", Reply::ok(ROUTE_CONCEPTUAL));
@@ -401,7 +403,7 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
     for (_, body) in &sent {
         let s = body.to_string();
         assert!(
-            !s.contains(phone) && !s.contains(email),
+            [phone, email, name, street].iter().all(|v| !s.contains(v)),
             "personal data sent to the LLM: {s}"
         );
     }
@@ -547,7 +549,7 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
     .unwrap();
     assert!(tables.contains(&"answers".to_string()) && tables.contains(&"llm_calls".to_string()));
     for t in &tables {
-        for needle in [phone, email] {
+        for needle in [phone, email, name, street] {
             let n: i64 = sqlx::query_scalar(&format!(
                 "SELECT count(*) FROM \"{t}\" x WHERE x::text LIKE '%' || $1 || '%'"
             ))
@@ -564,13 +566,18 @@ async fn llm_answers_are_guarded_degrade_cleanly_and_leak_nothing(pool: PgPool) 
             .await
             .unwrap();
     assert!(
-        stored.contains("[phone]") && stored.contains("[email]"),
+        stored.contains("[phone]")
+            && stored.contains("[email]")
+            && stored.contains("[name]")
+            && stored.contains("[address]"),
         "{stored}"
     );
     // …or any log line; and the request's log lines carry its request_id.
     let lines = logs()[logs_start..].to_string();
     assert!(
-        !lines.contains(phone) && !lines.contains(email),
+        [phone, email, name, street]
+            .iter()
+            .all(|v| !lines.contains(v)),
         "personal data in the logs"
     );
     let answered: Vec<&str> = lines

@@ -1,8 +1,9 @@
 //! The chat page in a real browser: Debian's headless Chromium, driven over WebDriver, against
 //! the real server (a TCP listener) on a real Postgres with the real corpus. Asks a question,
-//! opens a citation's drawer, asks what the text does not cover, browses and jumps to 21A, and
-//! saves a screenshot of each state (to `NYAYA_SCREENSHOTS`, default `target/screenshots`;
-//! `make screenshots` writes them to `docs/screenshots`).
+//! opens a citation's drawer, asks what the text does not cover, asks with a name and a phone
+//! number (stripped before sending), browses and jumps to 21A, and saves a screenshot of each
+//! state (to `NYAYA_SCREENSHOTS`, default `target/screenshots`; `make screenshots` writes them
+//! to `docs/screenshots`).
 //!
 //! Needs `chromium` and `chromedriver`: `bash scripts/browser.sh` installs them (`make test`
 //! runs it first).
@@ -112,6 +113,69 @@ async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
     );
     b.scroll_to(&refusal).await;
     b.screenshot(&shots, "refusal").await;
+
+    // 3b. Identifying details never leave the browser: the page strips them before sending,
+    //     says which kinds it removed (never the values), and the server stores what was sent.
+    let (name, phone) = ("Ravi Kumar", "9876543210");
+    b.script(
+        "window.__sent = []; const f = window.fetch; \
+         window.fetch = (url, opts) => { \
+           if (String(url).includes('/v1/ask')) window.__sent.push(opts && opts.body); \
+           return f(url, opts); };",
+        json!([]),
+    )
+    .await;
+    let q = b.wait_for("#question", WAIT).await;
+    b.type_into(
+        &q,
+        &format!("My name is {name}, call me on {phone}. Can the police keep me locked up without telling me why?"),
+    )
+    .await;
+    b.type_into(&q, ENTER).await;
+    let notice = b
+        .text(&b.wait_for("#turn-3 .scrub-notice", WAIT).await)
+        .await;
+    assert!(
+        notice.starts_with("Removed before sending:")
+            && notice.contains("a phone number")
+            && notice.contains("a name"),
+        "{notice}"
+    );
+    let turn = b.wait_for("#turn-3[data-state=done]", WAIT).await;
+    let shown = b.text(&turn).await;
+    for value in [name, phone] {
+        assert!(
+            !notice.contains(value) && !shown.contains(value),
+            "{value} shown: {shown}"
+        );
+    }
+    let sent = b.script("return window.__sent", json!([])).await;
+    let sent: serde_json::Value = serde_json::from_str(sent[0].as_str().unwrap()).unwrap();
+    let sent = sent["question"].as_str().unwrap().to_string();
+    assert_eq!(
+        sent,
+        "My name is [name], call me on [phone]. Can the police keep me locked up without telling me why?"
+    );
+    // The answer is recorded as the stream ends; wait for its row.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(WAIT);
+    let stored: Vec<String> = loop {
+        let rows: Vec<String> = sqlx::query_scalar("SELECT question_scrubbed FROM answers")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        if rows.iter().any(|r| r.contains("[name]")) || std::time::Instant::now() > deadline {
+            break rows;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    for value in [name, phone] {
+        assert!(
+            stored.iter().all(|r| !r.contains(value)),
+            "{value} stored: {stored:?}"
+        );
+    }
+    // The server found nothing more to scrub in what the browser sent.
+    assert!(stored.contains(&sent), "{sent:?} not in {stored:?}");
 
     // 4. Browse: the table of contents lists 21A; the jump box opens it.
     b.click(&b.wait_for("#browse-toggle", WAIT).await).await;

@@ -15,6 +15,8 @@
  *   #browse [data-ref]     table-of-contents entries (buttons)
  *   #theme-toggle          light/dark switch (persisted in localStorage "nyaya-theme")
  *   #disclaimer            the always-visible "not legal advice" line
+ *   .turn .scrub-notice    under a question: the kinds of identifying details removed before
+ *                          sending ("Removed before sending: a phone number, a name.")
  */
 'use strict';
 
@@ -248,6 +250,394 @@
   const capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
   // ---------------------------------------------------------------------------------------
+  // Identifying details. Names, street addresses, dates of birth, phone numbers, emails and
+  // ID numbers are replaced by placeholders ("[phone]") here, before the question leaves the
+  // browser; the server scrubs again. A small port of src/answer/scrub.rs: the same rules in
+  // the same order, with copies of the word lists of data/scrub.toml (a unit test in
+  // scrub.rs fails when these differ from the file).
+
+  const scrubber = (() => {
+    const W = {
+    not_names: `
+      a an the i me my mine we us our you your he him his she her they them their it its this that
+      these those here there and or but nor so if then than because as at by for from in into of on
+      onto to with without under over about after before since till until per via not no yes also only
+      just still now today please kindly sir madam ma'am hello hi dear namaste is am are was were be
+      been being do does did have has had can could will would shall should may might must what which
+      who whom whose when where why how whether all any some every each other another new old one two
+      ok okay sorry confused worried scared afraid sure unsure right wrong free married unmarried
+      single divorced widowed disabled unemployed employed retired poor rich minor major adult male
+      female man woman boy girl child student teacher farmer worker doctor engineer lawyer journalist
+      shopkeeper landlord tenant owner resident native permanent born living staying working studying
+      asking writing trying going planning thinking arrested detained accused charged innocent guilty
+      victim witness petitioner respondent applicant candidate voter elector member head chief officer
+      official employee servant question query urgent important regarding re subject citizen citizens
+      national foreigner foreign alien refugee migrant immigrant nri oci pio indian india bharat
+      bharatiya hindustani pakistani bangladeshi nepali nepalese bhutanese tibetan sri lankan afghan
+      burmese chinese american british english european african asian overseas hindu muslim christian
+      sikh jain buddhist parsi parsee zoroastrian jewish jew bahai atheist agnostic islam islamic
+      catholic protestant shia sunni ahmadi ahmadiyya bohra brahmin brahman kshatriya vaishya shudra
+      dalit adivasi tribal harijan bahujan obc sc st sebc ews bpl apl scheduled caste castes tribe
+      tribes backward class classes minority minorities general reserved unreserved lgbt lgbtq lgbtqia
+      transgender trans gay lesbian bisexual queer hijra kinnar divyang anglo creamy layer huf hindi
+      bengali bangla tamil telugu kannada kannadiga malayali malayalam marathi gujarati punjabi odia
+      oriya assamese kashmiri konkani sindhi urdu sanskrit manipuri meitei bodo dogri maithili santali
+      bihari rajasthani haryanvi goan naga mizo khasi garo tulu bhojpuri president vice vice-president
+      prime minister ministers governor lieutenant lt administrator speaker deputy chairman
+      chairperson attorney advocate advocate-general solicitor comptroller auditor cag commissioner
+      judge judges justice magistrate collector tehsildar sarpanch pradhan panch mukhiya mayor
+      councillor corporator mp mla mlc cm pm cji ias ips ifs irs pcs ssc upsc psc mps mlas legislator
+      senator parliamentarian police policeman constable inspector soldier army navy air force defence
+      jawan sepoy ex serviceman government govt central union state states centre public private civil
+      registrar secretary election commission parliament lok rajya sabha vidhan parishad legislative
+      assembly council house houses panchayat panchayats municipality municipal corporation gram zila
+      nagar supreme high court courts tribunal bench bar notary ombudsman lokpal lokayukta rbi bank
+      manager director principal professor lecturer headmaster priest pujari imam maulvi pastor father
+      mother brother sister son daughter husband wife uncle aunt guardian parent parents family
+      constitution constitutional preamble article articles art arts part parts chapter schedule
+      schedules list entry entries clause clauses section sub-clause proviso explanation appendix
+      amendment amendments act acts bill bills ordinance law laws rule rules order notification
+      fundamental directive principles duty duties rights emergency writ habeas corpus mandamus
+      certiorari quo warranto prohibition pil rti fir ipc crpc bns bnss gst ucc nrc caa npr aadhaar
+      pan epic upi pakistan bangladesh nepal bhutan china lanka myanmar afghanistan andhra pradesh
+      arunachal assam bihar chhattisgarh goa gujarat haryana himachal jharkhand karnataka kerala
+      keralite madhya maharashtra maharashtrian manipur meghalaya mizoram nagaland odisha orissa
+      punjab rajasthan sikkim sikkimese nadu telangana tripura uttar uttarakhand west bengal delhi
+      delhiite jammu kashmir ladakh ladakhi puducherry pondicherry chandigarh lakshadweep andaman
+      nicobar dadra daman diu north south east northeast mumbai kolkata chennai bengaluru bangalore
+      hyderabad ahmedabad pune lucknow patna jaipur bhopal srinagar guwahati`,
+    titles: `
+      mr mrs ms miss dr shri sri smt shrimati kumari km sushri prof adv advocate er capt col maj sgt
+      late`,
+    street_words: `
+      road rd street st marg lane ln gali galli avenue ave boulevard path salai veedhi veethi rasta
+      colony layout nagar enclave vihar puram kunj bagh ganj pet peth mohalla chowk bazar bazaar
+      market cross main circle apartments apartment apts residency towers tower heights society chs
+      complex mansion niwas nivas bhavan bhawan sadan villa villas gardens garden park extension extn
+      estate township quarters wadi basti khurd kalan`,
+    unit_words: `
+      flat house h door d plot shop room quarter qtr qr apartment apt building bldg villa unit khasra`,
+    reference_words: `
+      article articles art arts section sections sec s clause clauses sub-clause entry entries part
+      parts schedule schedules list rule rules order chapter regulation amendment act page para
+      paragraph item items year years age aged class ward block phase sector seat seats member members`,
+    stop_words: `
+      i my me we our he she his her they their it the a an and or but so if can could will would shall
+      should may might must do does did is are was were am has have had what when where which who whom
+      whose why how whether please kindly also then because as under per article articles art section
+      clause part schedule list entry amendment constitution act police court phone mobile email call
+      contact aadhaar pan name dob age aged born since from for to in on at by with`,
+    abbreviations: `
+      no nos rd st nr opp dist distt tq tal teh po ps p.o p.s apt apts bldg extn ext mr mrs ms dr shri
+      smt sri prof adv er capt col maj sgt lt km h.no d.no vill vil`,
+    labels_name: `name|full name|first name|last name|surname|applicant name|applicant's name|father's name|mother's name|husband's name|wife's name|guardian's name|father name|mother name|husband name|s/o|d/o|w/o|c/o`,
+    labels_address: `address|addr|residential address|permanent address|current address|present address|postal address|correspondence address|home address`,
+    labels_dob: `dob|d.o.b.|date of birth|birth date`,
+    labels_address_parts: `city|town|village|district|dist|state|pin|pincode|pin code`,
+    labels_other: `age|phone|phone no|ph|mobile|mobile no|mob|contact|contact no|tel|email|e-mail|email id|aadhaar|aadhar|aadhaar no|pan|pan no|voter id|epic|passport|gender|sex|occupation|religion|caste|category|nationality|question|query`,
+    };
+    const words = (k) => new Set(W[k].trim().split(/\s+/));
+    const NOT_NAMES = words('not_names');
+    const TITLES = words('titles');
+    const STREETS = words('street_words');
+    const REFERENCES = words('reference_words');
+    const STOPS = words('stop_words');
+    const ABBREVIATIONS = words('abbreviations');
+    const has = (set, w) => { const k = w.replace(/\.+$/, '').toLowerCase(); return k !== '' && set.has(k); };
+    /** Regex alternatives, longest first; "'" may be ’ or left out, "." may be left out. */
+    const alt = (items) => items.map((l) => l.trim()).filter(Boolean).sort((a, b) => b.length - a.length)
+      .map((l) => [...l].map((c) => (c === "'" || c === '’' ? "['’]?" : c === '.' ? '\\.?' : c === ' ' ? '[ \\t]+'
+        : c.replace(/[\\^$*+?()[\]{}|]/g, '\\$&'))).join(''))
+      .join('|');
+    const labels = (...keys) => alt(keys.flatMap((k) => W['labels_' + k].split('|')));
+    const R = String.raw;
+
+    const PIN = R`\b[1-9]\d{2} ?\d{3}\b`;
+    const MONTH = R`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+    const DATE = R`(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}(?:st|nd|rd|th)?[ \t]+(?:of[ \t]+)?${MONTH}\.?,?[ \t]+\d{4}|${MONTH}\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4})\b`;
+    const WORD = R`(?:\p{Lu}[\p{L}\p{M}'’\-]*(?:\.\p{Lu}[\p{L}\p{M}'’\-]*)*\.?|\d{1,3}(?:st|nd|rd|th)\b)`;
+    const NUM = R`[A-Za-z]?\d{1,5}[A-Za-z]?(?:[\-\/][A-Za-z0-9]{1,5})*\b`;
+    const SEPARATOR = R`[ \t]*(?::|[\-–—])`;
+
+    const LABEL = new RegExp(R`(?:^|[,;:.!?(]|\b(?:my|his|her|our|your|their)\b)[ \t]*(?:(${labels('name')})|(${labels('address')})|(${labels('dob')}))${SEPARATOR}[ \t]*`, 'gim');
+    const NEXT_LABEL = new RegExp(R`(?:^|[\s,;(])(?:${labels('name', 'address', 'dob', 'address_parts', 'other')})${SEPARATOR}`, 'im');
+    const NEXT_LABEL_IN_ADDRESS = new RegExp(R`(?:^|[\s,;(])(?:${labels('name', 'address', 'dob', 'other')})${SEPARATOR}`, 'im');
+    const CLAUSE = /[ \t]+(?:and|but|so|can|could|will|would|should|what|why|how|is|are|was|were|i|my|please|because|who|which|whether|if)\b/;
+    const DATE_AT_START = new RegExp('^' + DATE, 'i');
+    const BIRTH_DATE = new RegExp(R`\b(?:born[ \t]+(?:on[ \t]+)?(?:the[ \t]+)?|(?:d\.?[ \t]?o\.?[ \t]?b\.?|date[ \t]+of[ \t]+birth|birth[ \t]*date)[ \t]*(?:is[ \t]+|[:\-–][ \t]*)?)(${DATE})`, 'gi');
+    const NAME_INTRO = new RegExp(R`(?:\b(?:(?:my|his|her|our)[ \t]+(?:(?:father|mother|husband|wife|son|daughter|brother|sister|guardian)['’]?s[ \t]+)?(?:full[ \t]+)?name[ \t]+is|my[ \t]+name['’]s|i[ \t]+am|i['’]m|this[ \t]+is|myself|(?:son|daughter|wife|husband)[ \t]+of)\b|\b[sdwch]\/o\b)[ \t]*[:,\-]?[ \t]*`, 'gi');
+    const NAME_WORD = new RegExp(R`^\p{Lu}[\p{L}\p{M}'’\-]*(?:\.\p{Lu}[\p{L}\p{M}'’\-]*)*\.?`, 'u');
+    const unitWords = W.unit_words.trim().split(/\s+/);
+    const UNIT_NO = new RegExp(R`\b(?:${alt(unitWords)})\b\.?[ \t]*(?:no\b\.?|number\b|#)[ \t]*[:.\-]?[ \t]*${NUM}`, 'gi');
+    const UNIT_CAP = new RegExp(R`\b(?:${unitWords.filter((w) => w.length > 1).map(capitalise).join('|')})[ \t]+${NUM}`, 'g');
+    const HASH_NO = new RegExp(R`(?:^|[\s(])(#[ \t]?${NUM})`, 'g');
+    const HOUSE = new RegExp(R`\b(?:[Nn][Oo]\.?[ \t]*)?(${NUM}),?[ \t]+(${WORD}(?:[ \t]+${WORD}){0,3})`, 'gu');
+    const CAPS = new RegExp(R`\b${WORD}(?:[ \t]+${WORD}){1,3}`, 'gu');
+    const SEP = /^(?:[ \t]*(?:,|[-–]|\r?\n)[ \t]*|[ \t]+)/;
+    const PIN_AT_START = new RegExp('^' + PIN);
+    const PLACE_WORD = new RegExp(R`^(?:${WORD}|\d{1,4}[A-Za-z]?\b)`, 'u');
+
+    const pattern = (placeholder, re) => (text) => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length, placeholder]);
+    /** [end, sentenceEnded] of a word token: "Kumar." ends a sentence; "R.", "Rd.", "M.G." do not. */
+    function wordEnd(tok) {
+      if (tok.endsWith('.')) {
+        const core = tok.slice(0, -1);
+        if ([...core].length > 2 && !core.includes('.') && !has(ABBREVIATIONS, core)) return [core.length, true];
+      }
+      return [tok.length, false];
+    }
+    function sentenceEnd(s) {
+      for (let i = 0; i < s.length; i++) {
+        const c = s[i];
+        if (c === '\n' || c === '\r' || c === '?' || c === '!') return i;
+        if (c === '.' && (i + 1 >= s.length || /\s/.test(s[i + 1]))) {
+          const word = /[\p{L}\p{N}.]*$/u.exec(s.slice(0, i))[0];
+          if ([...word].length > 2 && !word.includes('.') && !has(ABBREVIATIONS, word)) return i;
+        }
+      }
+      return s.length;
+    }
+    const blanks = (s) => s.length - s.replace(/^[ \t]+/, '').length;
+
+    function labelSpans(text) {
+      const out = [];
+      LABEL.lastIndex = 0;
+      let m;
+      while ((m = LABEL.exec(text))) {
+        const kind = m[1] ? 'name' : m[2] ? 'address' : 'dob';
+        const start = m.index + m[0].length;
+        const v = labelValue(text, start, kind);
+        if (v) {
+          out.push([start, v, '[' + kind + ']']);
+          LABEL.lastIndex = v;
+        } else {
+          LABEL.lastIndex = Math.max(start, m.index + 1);
+        }
+      }
+      return out;
+    }
+    /** The end of a labelled value that starts at `start`, or null when it is empty. */
+    function labelValue(text, start, kind) {
+      const rest = text.slice(start);
+      if (kind === 'dob') {
+        const d = DATE_AT_START.exec(rest);
+        if (d) return start + d[0].length;
+      }
+      let end = sentenceEnd(rest);
+      const next = (kind === 'address' ? NEXT_LABEL_IN_ADDRESS : NEXT_LABEL).exec(rest);
+      if (next) end = Math.min(end, next.index);
+      const cut = kind === 'address' ? CLAUSE.exec(rest) : /[,;(]/.exec(rest);
+      if (cut) end = Math.min(end, cut.index);
+      let value = rest.slice(0, end);
+      if (kind === 'name') {
+        const stop = [...value.matchAll(/\S+/g)].find((w) => has(NOT_NAMES, w[0].replace(/[:.]+$/, '')));
+        if (stop) value = value.slice(0, stop.index);
+      }
+      value = value.replace(/[\s,;:\-–—]+$/, '');
+      return value.trim() ? start + value.length : null;
+    }
+
+    function birthDateSpans(text) {
+      return [...text.matchAll(BIRTH_DATE)].map((m) => {
+        const end = m.index + m[0].length;
+        return [end - m[1].length, end, '[dob]'];
+      });
+    }
+
+    function nameSpans(text) {
+      const out = [];
+      for (const m of text.matchAll(NAME_INTRO)) {
+        if (out.length && out[out.length - 1][1] > m.index) continue;
+        const r = nameAfter(text, m.index + m[0].length);
+        if (r) out.push([r[0], r[1], '[name]']);
+      }
+      return out;
+    }
+    /** One to four capitalised words that are a personal name, after titles ("Dr.") that stay. */
+    function nameAfter(text, pos) {
+      let first = null;
+      let end = pos;
+      let count = 0;
+      for (;;) {
+        const at = pos + blanks(text.slice(pos));
+        const m = NAME_WORD.exec(text.slice(at));
+        if (!m) break;
+        const tok = m[0];
+        let [len, sentenceEnded] = wordEnd(tok);
+        const possessive = ["'s", '’s'].find((p) => tok.slice(0, len).endsWith(p));
+        if (possessive) len -= possessive.length;
+        const word = tok.slice(0, len);
+        if (count === 0 && has(TITLES, word)) { pos = at + tok.length; continue; }
+        if (has(NOT_NAMES, word)) break;
+        if (first === null) first = at;
+        end = at + len;
+        count++;
+        if (sentenceEnded || possessive || count === 4) break;
+        pos = at + tok.length;
+      }
+      return first === null ? null : [first, end];
+    }
+
+    function addressSpans(text) {
+      const anchors = []; // [start, end, needsPin, sentenceEnded]
+      const commaFollows = (end) => /^[ \t]*,/.test(text.slice(end));
+      for (const m of text.matchAll(UNIT_NO)) anchors.push([m.index, m.index + m[0].length, false, false]);
+      for (const m of text.matchAll(UNIT_CAP)) {
+        if (commaFollows(m.index + m[0].length)) anchors.push([m.index, m.index + m[0].length, false, false]);
+      }
+      for (const m of text.matchAll(HASH_NO)) {
+        const end = m.index + m[0].length;
+        if (commaFollows(end)) anchors.push([end - m[1].length, end, false, false]);
+      }
+      let m;
+      HOUSE.lastIndex = 0;
+      while ((m = HOUSE.exec(text))) {
+        const a = houseAnchor(text, m);
+        if (a) { anchors.push([m.index, a[0], false, a[1]]); HOUSE.lastIndex = a[0]; } else HOUSE.lastIndex = m.index + 1;
+      }
+      CAPS.lastIndex = 0;
+      while ((m = CAPS.exec(text))) {
+        const s = streetWordsEnd(m[0]);
+        if (s) { anchors.push([m.index + s[0], m.index + s[1], true, s[2]]); CAPS.lastIndex = m.index + s[1]; } else CAPS.lastIndex = m.index + 1;
+      }
+      anchors.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+      const out = [];
+      for (const [start, anchorEnd, needsPin, sentenceEnded] of anchors) {
+        if (out.length && out[out.length - 1][1] > start) continue;
+        const [end, hasPin] = sentenceEnded ? [anchorEnd, false] : extendAddress(text, anchorEnd);
+        if (needsPin && !hasPin) continue;
+        out.push([start, end, '[address]']);
+      }
+      return out;
+    }
+    function houseAnchor(text, m) {
+      const num = m[1];
+      if (/^\d{4}$/.test(num) && +num >= 1800 && +num < 2100) return null; // a year
+      const before = text.slice(0, m.index).trimEnd();
+      const prev = /[\p{L}\p{N}.\-]*$/u.exec(before)[0];
+      if (/[([]$/.test(before) || has(REFERENCES, prev)) return null; // "Article 14 …"
+      const s = streetWordsEnd(m[2]);
+      return s ? [m.index + m[0].length - m[2].length + s[1], s[2]] : null;
+    }
+    /** In a run of capitalised words, the first street word after at least one other word. */
+    function streetWordsEnd(run) {
+      let from = null;
+      let before = 0;
+      for (const t of run.matchAll(/[^ \t]+/g)) {
+        const [len, sentenceEnded] = wordEnd(t[0]);
+        const word = t[0].slice(0, len);
+        if (has(STOPS, word)) {
+          if (from !== null) return null;
+          continue;
+        }
+        if (has(STREETS, word) && before >= 1) return [from === null ? t.index : from, t.index + len, sentenceEnded];
+        if (sentenceEnded) return null;
+        if (from === null) from = t.index;
+        before++;
+      }
+      return null;
+    }
+    /** The places and PIN code that continue an address: ", Sector 15", " Bengaluru - 560001". */
+    function extendAddress(text, end) {
+      let hasPin = false;
+      for (let i = 0; i < 8; i++) {
+        const sep = SEP.exec(text.slice(end));
+        if (!sep) break;
+        const after = end + sep[0].length;
+        const pin = PIN_AT_START.exec(text.slice(after));
+        if (pin) { end = after + pin[0].length; hasPin = true; continue; }
+        if (/[-–]/.test(sep[0])) break; // a dash joins a PIN code only
+        const p = place(text.slice(after));
+        if (!p) break;
+        end = after + p[0];
+        if (p[1]) break;
+      }
+      return [end, hasPin];
+    }
+    function place(s) {
+      let pos = 0;
+      let end = null;
+      let words = 0;
+      for (let n = 0; n < 5; n++) {
+        let at = 0;
+        if (n) {
+          const b = blanks(s.slice(pos));
+          if (!b) break;
+          at = pos + b;
+        }
+        const m = PLACE_WORD.exec(s.slice(at));
+        if (!m) break;
+        const tok = m[0];
+        const number = /^\d/.test(tok) && !/(?:st|nd|rd|th)$/.test(tok);
+        let len = tok.length;
+        let sentenceEnded = false;
+        if (!number) {
+          if (has(STOPS, tok)) break;
+          words++;
+          [len, sentenceEnded] = wordEnd(tok);
+        }
+        end = [at + len, sentenceEnded];
+        pos = at + tok.length;
+        if (sentenceEnded) break;
+      }
+      return words ? end : null;
+    }
+
+    const RULES = [
+      pattern('[email]', /\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b/gi),
+      labelSpans,
+      birthDateSpans,
+      addressSpans,
+      nameSpans,
+      pattern('[account]', /\b\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{4}\b/g),
+      pattern('[aadhaar]', /\b[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}\b/g),
+      pattern('[pan]', /\b[a-z]{5}\d{4}[a-z]\b/gi),
+      pattern('[voter-id]', /\b[a-z]{3}\d{7}\b/gi),
+      pattern('[passport]', /\b[a-z]\d{7}\b/gi),
+      pattern('[phone]', /(?:\+91[ -]?|\b0|\b)[6-9]\d{4}[ -]?\d{5}\b|\b0\d{2,4}[ -]\d{6,8}\b/g),
+      pattern('[account]', /\b\d{9,18}\b/g),
+      pattern('[pin-code]', new RegExp(PIN, 'g')),
+    ];
+
+    /** {text, removed}: the text with each identifying detail replaced by its placeholder. */
+    function scrub(text) {
+      const removed = [];
+      for (const rule of RULES) {
+        const spans = rule(text);
+        if (!spans.length) continue;
+        let out = '';
+        let last = 0;
+        for (const [start, end, placeholder] of spans) {
+          out += text.slice(last, start) + placeholder;
+          last = end;
+          removed.push(placeholder);
+        }
+        text = out + text.slice(last);
+      }
+      return { text, removed };
+    }
+
+    const KINDS = {
+      '[name]': ['a name', 'names'], '[address]': ['an address', 'addresses'],
+      '[dob]': ['a date of birth', 'dates of birth'], '[email]': ['an email address', 'email addresses'],
+      '[phone]': ['a phone number', 'phone numbers'], '[aadhaar]': ['an Aadhaar number', 'Aadhaar numbers'],
+      '[pan]': ['a PAN', 'PANs'], '[voter-id]': ['a voter ID', 'voter IDs'],
+      '[passport]': ['a passport number', 'passport numbers'],
+      '[account]': ['an account or card number', 'account or card numbers'], '[pin-code]': ['a PIN code', 'PIN codes'],
+    };
+    /** "Removed before sending: a name, 2 phone numbers." — kinds only, never the values. */
+    function notice(removed) {
+      if (!removed.length) return null;
+      const counts = new Map();
+      for (const p of removed) counts.set(p, (counts.get(p) || 0) + 1);
+      const parts = [...counts].map(([p, n]) => (n === 1 ? KINDS[p][0] : n + ' ' + KINDS[p][1]));
+      return 'Removed before sending: ' + parts.join(', ') + '.';
+    }
+
+    return { scrub, notice };
+  })();
+
+  // ---------------------------------------------------------------------------------------
   // Theme toggle: an explicit choice overrides the system preference and is remembered.
 
   function initTheme() {
@@ -309,13 +699,15 @@
     $('#log').setAttribute('aria-busy', String(busy));
   }
 
-  async function ask(question) {
+  async function ask(typed) {
     if (state.busy) return;
     showView('chat');
     const intro = $('#intro');
     if (intro) intro.hidden = true;
 
-    const turn = createTurn(question);
+    // Only the scrubbed question leaves the browser (and is shown, kept as history, retried).
+    const { text: question, removed } = scrubber.scrub(typed);
+    const turn = createTurn(question, scrubber.notice(removed));
     setBusy(true);
     const body = { question, history: state.history.slice(-MAX_HISTORY) };
     const mode = $('#mode').value;
@@ -341,7 +733,7 @@
   // ---------------------------------------------------------------------------------------
   // Turns.
 
-  function createTurn(question) {
+  function createTurn(question, scrubNotice) {
     const id = 'turn-' + (++state.turnSeq);
     const status = el('p', { class: 'status', text: 'Reading your question…' });
     const answer = el('div', { class: 'answer' }, status);
@@ -349,6 +741,7 @@
       el('div', { class: 'question' },
         el('span', { class: 'sr-only', text: 'You asked: ' }),
         el('p', { id: id + '-q', text: question })),
+      scrubNotice ? el('p', { class: 'scrub-notice', text: scrubNotice }) : null,
       answer);
     turnData.set(turn, { citations: [], answer, status, question });
     $('#log').append(turn);
