@@ -274,6 +274,16 @@ impl PassageCache {
             .map_err(|_| EmbedError::Run("passage cache lock poisoned".into()))
     }
 
+    /// Adds vectors computed elsewhere (the stored span vectors, at start-up), up to the
+    /// cache's bound.
+    pub fn preload(&self, entries: Vec<(String, Vec<f32>)>) -> Result<usize, EmbedError> {
+        let mut cached = self.lock()?;
+        let room = PASSAGE_CACHE_MAX.saturating_sub(cached.len());
+        let n = entries.len().min(room);
+        cached.extend(entries.into_iter().take(n));
+        Ok(n)
+    }
+
     pub fn len(&self) -> usize {
         self.vectors.lock().map(|m| m.len()).unwrap_or(0)
     }

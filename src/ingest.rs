@@ -9,6 +9,7 @@ use sqlx::PgPool;
 use nyaya_ingest::chunk::{chunk_provision, HfTokenCounter};
 use nyaya_ingest::{ProvisionKind, PARSER_VERSION};
 
+use crate::answer::extract::all_spans;
 use crate::config::Config;
 use crate::embed::{embed_all, Embedder, ModelManifest, OnnxEmbedder};
 use crate::error::{AppError, AppResult};
@@ -42,6 +43,9 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
         } else {
             summary.embedded = 0;
         }
+        if !cfg.no_embed {
+            embed_spans(pool, cfg).await?;
+        }
         summary.seconds = started.elapsed().as_secs_f64();
         return Ok(IngestOutcome {
             summary,
@@ -69,7 +73,7 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
                 if doc.missing.is_empty() && doc.duplicates.is_empty() && !no_embed {
                     let embedder = OnnxEmbedder::load(&model_dir, &ort_lib)?;
                     let texts: Vec<String> = chunks.iter().map(embedding_text).collect();
-                    let vectors = embed_all(&embedder, &texts, progress_bar("embedding"))?;
+                    let vectors = embed_all(&embedder, &texts, progress_bar("embedding chunks"))?;
                     (vectors, embedder.manifest().id.clone())
                 } else {
                     (Vec::new(), String::new())
@@ -124,6 +128,9 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
         pdf: &bytes,
     };
     summary.changed = store::replace_corpus(pool, &stored).await?;
+    if !cfg.no_embed {
+        embed_spans(pool, cfg).await?;
+    }
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(IngestOutcome {
         summary,
@@ -148,7 +155,7 @@ async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
         .collect();
     let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
         let embedder = OnnxEmbedder::load(&dir, &lib)?;
-        let vectors = embed_all(&embedder, &texts, progress_bar("re-embedding"))?;
+        let vectors = embed_all(&embedder, &texts, progress_bar("re-embedding chunks"))?;
         Ok((vectors, embedder.manifest().id.clone()))
     })
     .await
@@ -158,6 +165,47 @@ async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
     Ok(vectors.len())
 }
 
+/// Embeds every span an answer can quote ([`all_spans`]) that has no stored vector from the
+/// configured model, so that an answer embeds only its question (the first answer after a
+/// start is then as fast as the hundredth, and ONNX Runtime never sees a hundred-span batch at
+/// run time). Outside the corpus transaction: the table is content-addressed, a derived cache
+/// that an interrupted run leaves merely incomplete (answers embed what is missing).
+pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
+    let manifest = ModelManifest::load(&cfg.model_dir)?;
+    let stored = store::span_texts_embedded_by(pool, &manifest.id).await?;
+    let mut missing: std::collections::BTreeMap<String, String> = Default::default();
+    for entry in store::list_provisions(pool, None, None).await? {
+        let Ok(id) = entry.ref_id.parse::<nyaya_ingest::RefId>() else {
+            continue;
+        };
+        let Some(view) = store::get_provision(pool, &id).await? else {
+            continue;
+        };
+        for span in all_spans(&view) {
+            let key = format!("{}{}", manifest.passage_prefix, span.text);
+            if !stored.contains(&key) {
+                missing.insert(key, span.text);
+            }
+        }
+    }
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let (keys, texts): (Vec<String>, Vec<String>) = missing.into_iter().unzip();
+    let (dir, lib) = (cfg.model_dir.clone(), cfg.ort_lib.clone());
+    let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let embedder = OnnxEmbedder::load(&dir, &lib)?;
+        // embed_all adds the passage prefix, as the keys do.
+        let vectors = embed_all(&embedder, &texts, progress_bar("embedding clause spans"))?;
+        Ok((vectors, embedder.manifest().id.clone()))
+    })
+    .await
+    .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+    store::insert_span_vectors(pool, &model_id, &keys, &vectors).await?;
+    tracing::info!(spans = keys.len(), model = %model_id, "embedded clause spans");
+    Ok(keys.len())
+}
+
 /// Progress on stderr, one line that redraws itself, at most every 10 %.
 fn progress_bar(what: &'static str) -> impl FnMut(usize, usize) {
     let mut last_tenth = 0;
@@ -165,7 +213,7 @@ fn progress_bar(what: &'static str) -> impl FnMut(usize, usize) {
         let tenth = (done * 10).checked_div(total).unwrap_or(10);
         if tenth > last_tenth || done == total {
             last_tenth = tenth;
-            eprint!("\r{what}: {done}/{total} chunks");
+            eprint!("\r{what}: {done}/{total}");
             if done == total {
                 eprintln!();
             }

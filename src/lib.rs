@@ -13,6 +13,7 @@ pub mod http;
 pub mod ingest;
 pub mod input;
 pub mod llm;
+pub mod load;
 pub mod metrics;
 pub mod provision;
 pub mod scope;

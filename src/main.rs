@@ -81,6 +81,41 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         slowest: usize,
     },
+    /// Drive a running server over HTTP: searches and answers over the golden questions at a
+    /// fixed concurrency, optionally with Postgres stopped mid-run; exits 1 on any error
+    /// outside the outage (or anything but 503 inside it).
+    Load {
+        /// The server's base URL.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// Requests in flight at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Seconds to run (default 60 unless --requests is given).
+        #[arg(long)]
+        seconds: Option<u64>,
+        /// Stop after this many requests.
+        #[arg(long)]
+        requests: Option<usize>,
+        /// The share of answers (POST /v1/ask, extractive) among the requests.
+        #[arg(long, default_value_t = 0.25)]
+        ask_share: f64,
+        /// Stop the embedded Postgres this many seconds into the run (scripts/pg.sh down)…
+        #[arg(long)]
+        outage_at: Option<u64>,
+        /// …for this many seconds.
+        #[arg(long, default_value_t = 10)]
+        outage_seconds: u64,
+        /// The server's process id, to report its resident memory before and after.
+        #[arg(long)]
+        pid: Option<u32>,
+        /// A name for this run in the report.
+        #[arg(long, default_value = "load")]
+        label: String,
+        /// Print the report as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Train the learned second stage on questions generated from the corpus (never the golden
     /// set): writes data/train/questions.jsonl and data/second_stage.json.
     Train {
@@ -593,6 +628,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         } => {
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, cfg.search_mode)?;
+            nyaya::answer::preload_span_vectors(&pool, &models).await?;
             let llm = cfg.llm_client()?;
             let answerer = nyaya::answer::Answerer {
                 pool,
@@ -673,6 +709,70 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 sel.split, opts.mode
             );
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Load {
+            url,
+            concurrency,
+            seconds,
+            requests,
+            ask_share,
+            outage_at,
+            outage_seconds,
+            pid,
+            label,
+            json,
+        } => {
+            let set = GoldenArgs {
+                split: Some("all".into()),
+                golden: None,
+                paraphrases: None,
+            };
+            // Questions the text covers: a refusal is cheap and would flatter the figures.
+            let questions: Vec<String> = set
+                .load()?
+                .cases
+                .into_iter()
+                .filter(|c| !c.must_refuse)
+                .map(|c| c.question)
+                .collect();
+            let duration = match (seconds, requests) {
+                (None, None) => Some(std::time::Duration::from_secs(60)),
+                (s, _) => s.map(std::time::Duration::from_secs),
+            };
+            let plan = nyaya::load::LoadPlan {
+                url: url.trim_end_matches('/').to_string(),
+                concurrency,
+                duration,
+                requests,
+                ask_share: ask_share.clamp(0.0, 1.0),
+                questions,
+                outage: outage_at.map(|at| {
+                    (
+                        std::time::Duration::from_secs(at),
+                        std::time::Duration::from_secs(outage_seconds),
+                    )
+                }),
+            };
+            let before = pid.and_then(nyaya::load::rss_mb);
+            let started = std::time::Instant::now();
+            let samples = nyaya::load::run(&plan).await.map_err(AppError::Resource)?;
+            let report = nyaya::load::report(
+                &samples,
+                started.elapsed().as_secs_f64(),
+                plan.outage,
+                before,
+                pid.and_then(nyaya::load::rss_mb),
+            );
+            if json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else {
+                print!("{}", nyaya::load::render(&label, &report));
+            }
+            Ok(if report.ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::Bench {
             golden,
@@ -771,6 +871,15 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 cross_encoder: load_cross_encoder(&cfg),
                 ..Default::default()
             };
+            if models.embedder.is_some() && !cfg.no_embed {
+                // A database ingested before span vectors existed gets them now (a no-op
+                // when every span has one); answers work meanwhile either way.
+                if let Err(e) = ingest::embed_spans(&pool, &cfg).await {
+                    tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
+                }
+            }
+            let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
+            tracing::info!(spans, "clause-span vectors loaded");
             let llm = cfg.llm_client()?;
             if let Some(l) = &llm {
                 tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
@@ -826,6 +935,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     let pool = db::connect(&cfg.database_url).await?;
     let opts = args.knobs.apply(cfg.search_options());
     let models = load_models(cfg, opts.mode)?;
+    nyaya::answer::preload_span_vectors(&pool, &models).await?;
     let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
     if args.no_pin {
         ev.scorecard.pinned = ev.scorecard.unpinned.clone();

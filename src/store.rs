@@ -183,6 +183,62 @@ pub async fn replace_vectors(
     Ok(())
 }
 
+/// The texts that already have a stored span vector from `model_id`.
+pub async fn span_texts_embedded_by(
+    pool: &PgPool,
+    model_id: &str,
+) -> AppResult<std::collections::HashSet<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT text FROM span_vectors WHERE model_id = $1")
+            .bind(model_id)
+            .fetch_all(pool)
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// Stores span vectors (one transaction; texts already stored are left as they are).
+pub async fn insert_span_vectors(
+    pool: &PgPool,
+    model_id: &str,
+    texts: &[String],
+    vectors: &[Vec<f32>],
+) -> AppResult<()> {
+    let Some(dim) = vectors.first().map(Vec::len) else {
+        return Ok(());
+    };
+    // One flat array, sliced per row in SQL: sqlx binds no 2-D arrays.
+    let flat: Vec<f32> = vectors.iter().flatten().copied().collect();
+    let mut tx = pool.begin().await?;
+    for (texts, flat) in texts.chunks(BATCH).zip(flat.chunks(BATCH * dim)) {
+        sqlx::query(
+            "INSERT INTO span_vectors (model_id, text, embedding)
+             SELECT $1, t, ($3::real[])[(i - 1) * $4 + 1 : i * $4]
+             FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)
+             ON CONFLICT (model_id, md5(text)) DO NOTHING",
+        )
+        .bind(model_id)
+        .bind(texts)
+        .bind(flat)
+        .bind(dim as i32)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Every stored span vector of `model_id`, by text.
+pub async fn span_vectors(pool: &PgPool, model_id: &str) -> AppResult<Vec<(String, Vec<f32>)>> {
+    Ok(
+        sqlx::query_as("SELECT text, embedding FROM span_vectors WHERE model_id = $1")
+            .bind(model_id)
+            .fetch_all(pool)
+            .await?,
+    )
+}
+
 /// Rewrites the current document's stored summary (after a re-embed).
 pub async fn update_summary(pool: &PgPool, summary: &IngestSummary) -> AppResult<()> {
     sqlx::query("UPDATE documents SET summary = $1 WHERE is_current")

@@ -106,6 +106,31 @@ const POLICE: &str = "Can the police keep me locked up without telling me why?";
 async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     common::ingest_with_vectors(&pool).await;
     let a = answerer(&pool, None);
+    // Ingest embedded every quotable span once; loaded, they leave an answer nothing to embed
+    // but its question (the cache does not grow).
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM span_vectors")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let loaded = answer::preload_span_vectors(&pool, &a.models)
+        .await
+        .unwrap();
+    assert!(
+        loaded > 2000 && loaded as i64 == stored,
+        "{loaded} of {stored}"
+    );
+    let _ = ask(
+        &a,
+        "Can a State make laws on fisheries?",
+        AnswerMode::Extractive,
+        "t-pre",
+    )
+    .await;
+    assert_eq!(
+        a.models.passage_cache.len(),
+        loaded,
+        "an answer embedded a span"
+    );
 
     // The done-when question: a verbatim quote of 22(1), cited.
     let r = ask(&a, POLICE, AnswerMode::Extractive, "t-police").await;

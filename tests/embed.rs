@@ -100,12 +100,37 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
     .unwrap();
     assert_eq!(nearest, "21A");
 
+    // Every quotable clause span has its vector too, from the same model, and it is the
+    // vector the answer step would compute for that text.
+    let spans = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM span_vectors WHERE model_id = $1")
+            .bind(&s.model)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    let n_spans = spans().await;
+    assert!(n_spans > 2000, "{n_spans} span vectors");
+    let (text, stored): (String, Vec<f32>) = sqlx::query_as(
+        "SELECT text, embedding FROM span_vectors WHERE text LIKE '%No person who is arrested shall be detained%' ORDER BY length(text) LIMIT 1",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let fresh = e.embed_raw(std::slice::from_ref(&text)).unwrap().remove(0);
+    let cosine: f32 = fresh.iter().zip(&stored).map(|(a, b)| a * b).sum();
+    assert!(
+        cosine > 0.999,
+        "stored and fresh span vectors differ: {cosine}"
+    );
+
     // Same file, same model: nothing to do.
     let again = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
         .await
         .unwrap();
     assert!(!again.summary.changed);
     assert_eq!(again.summary.embedded, 0);
+    assert_eq!(spans().await, n_spans, "no span embedded twice");
 
     // Vectors from another model on a few chunks: only those are embedded again, the corpus
     // itself is untouched.

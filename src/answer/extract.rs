@@ -104,6 +104,30 @@ pub struct AmendmentNote {
 /// The candidate spans: the whole text when it is short or has no clauses, else every clause
 /// (any level), capped at [`MAX_SPANS`] (those sharing words with the question first).
 pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec<Span> {
+    let mut spans = all_spans(p);
+    if spans.len() > MAX_SPANS {
+        // Keep the spans that share most words with the question, in text order.
+        let mut scored: Vec<(usize, f64)> = spans
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, lexical_share(query_terms, &s.text)))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let keep: BTreeSet<usize> = scored.iter().take(MAX_SPANS).map(|(i, _)| *i).collect();
+        spans = spans
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| keep.contains(i))
+            .map(|(_, s)| s)
+            .collect();
+    }
+    spans
+}
+
+/// Every span a quote can be: each clause of three words or more, and the whole text when
+/// it is short or has no such clause. Independent of any question, so ingest embeds them all
+/// once (`span_vectors`) and an answer only embeds its question.
+pub fn all_spans(p: &ProvisionView) -> Vec<Span> {
     let total = p.text.chars().count();
     let whole = Span {
         label: None,
@@ -124,22 +148,6 @@ pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec
         .collect();
     if spans.is_empty() || total <= 400 {
         spans.insert(0, whole);
-    }
-    if spans.len() > MAX_SPANS {
-        // Keep the spans that share most words with the question, in text order.
-        let mut scored: Vec<(usize, f64)> = spans
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (i, lexical_share(query_terms, &s.text)))
-            .collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let keep: BTreeSet<usize> = scored.iter().take(MAX_SPANS).map(|(i, _)| *i).collect();
-        spans = spans
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| keep.contains(i))
-            .map(|(_, s)| s)
-            .collect();
     }
     spans
 }

@@ -247,6 +247,17 @@ pub fn validate(req: &AskRequest, max_chars: usize) -> AppResult<()> {
     Ok(())
 }
 
+/// Loads the clause-span vectors ingest stored for the embedder's model into the answer
+/// step's passage cache, so that no answer embeds more than its question (spans missing from
+/// the table are still embedded on first use). Returns how many were loaded.
+pub async fn preload_span_vectors(pool: &PgPool, models: &Models) -> AppResult<usize> {
+    let Some(embedder) = &models.embedder else {
+        return Ok(0);
+    };
+    let rows = store::span_vectors(pool, &embedder.manifest().id).await?;
+    Ok(models.passage_cache.preload(rows)?)
+}
+
 /// The state of one request as it moves through the pipeline.
 struct Run<'a> {
     a: &'a Answerer,
