@@ -856,6 +856,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         }
         Command::Serve { addr } => {
             let pool = db::connect(&cfg.database_url).await?;
+            let models = nyaya::search::Models {
+                embedder: load_embedder(&cfg),
+                cross_encoder: load_cross_encoder(&cfg),
+                ..Default::default()
+            };
+            // Replicas started together on an empty database: the first to take the lock
+            // ingests, the others wait for it and find the corpus there.
+            let lock = nyaya::store::StartupLock::acquire(&pool).await?;
             if nyaya::store::corpus_info(&pool).await?.is_none() {
                 tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
                 let outcome = ingest::ingest_file(&pool, &cfg, &cfg.default_pdf).await?;
@@ -865,19 +873,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                         duplicates: outcome.summary.duplicates,
                     });
                 }
-            }
-            let models = nyaya::search::Models {
-                embedder: load_embedder(&cfg),
-                cross_encoder: load_cross_encoder(&cfg),
-                ..Default::default()
-            };
-            if models.embedder.is_some() && !cfg.no_embed {
+            } else if models.embedder.is_some() && !cfg.no_embed {
                 // A database ingested before span vectors existed gets them now (a no-op
                 // when every span has one); answers work meanwhile either way.
                 if let Err(e) = ingest::embed_spans(&pool, &cfg).await {
                     tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
                 }
             }
+            lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
             tracing::info!(spans, "clause-span vectors loaded");
             let llm = cfg.llm_client()?;

@@ -61,6 +61,33 @@ pub struct NewCorpus<'a> {
     pub pdf: &'a [u8],
 }
 
+/// A session-level advisory lock held while a server checks for, and if need be ingests, the
+/// corpus at start-up, so that replicas started together on an empty database ingest once.
+/// (The ingest transaction's own lock only keeps two ingests from both storing; this one keeps
+/// the second from parsing and embedding at all.)
+pub struct StartupLock(sqlx::pool::PoolConnection<Postgres>);
+
+const STARTUP_LOCK_KEY: i64 = 7262432;
+
+impl StartupLock {
+    pub async fn acquire(pool: &PgPool) -> AppResult<StartupLock> {
+        let mut conn = pool.acquire().await?;
+        sqlx::query("SELECT pg_advisory_lock($1)")
+            .bind(STARTUP_LOCK_KEY)
+            .execute(&mut *conn)
+            .await?;
+        Ok(StartupLock(conn))
+    }
+
+    pub async fn release(mut self) -> AppResult<()> {
+        sqlx::query("SELECT pg_advisory_unlock($1)")
+            .bind(STARTUP_LOCK_KEY)
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+}
+
 /// Replaces the corpus in one transaction. Readers see the old corpus until commit.
 /// Returns false (and writes nothing) when a concurrent ingest already stored this file.
 pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<bool> {

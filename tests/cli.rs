@@ -376,3 +376,105 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
     assert!(stderr(&out).contains("line 1"), "{}", stderr(&out));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Two `nyaya serve` replicas started at the same moment on an empty database: one ingests
+/// (the start-up advisory lock), the other waits and finds the corpus; both serve, and an
+/// answer written through one is rebuilt through the other.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: PgPool) {
+    use std::process::Stdio;
+    let start = |port: u16| {
+        let log =
+            std::fs::File::create(std::env::temp_dir().join(format!("nyaya-replica-{port}.log")))
+                .unwrap();
+        Command::new(env!("CARGO_BIN_EXE_nyaya"))
+            .args(["serve", "--addr", &format!("127.0.0.1:{port}")])
+            .current_dir(std::env::temp_dir())
+            .env("DATABASE_URL", database_url(&pool))
+            .env("NYAYA_PDFIUM_LIB", pdfium_lib())
+            .env("NYAYA_MODEL_DIR", model_dir())
+            .env("NYAYA_ORT_LIB", ort_lib())
+            .env("NYAYA_NO_EMBED", "true")
+            .env("NYAYA_PDF", real_pdf())
+            .env("NYAYA_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("nyaya serve starts")
+    };
+    struct Replicas(Vec<std::process::Child>);
+    impl Drop for Replicas {
+        fn drop(&mut self) {
+            for c in &mut self.0 {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port()
+        })
+        .collect();
+    let _replicas = Replicas(ports.iter().map(|&p| start(p)).collect());
+    let client = reqwest::Client::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    for &port in &ports {
+        loop {
+            let ready = client
+                .get(format!("http://127.0.0.1:{port}/readyz"))
+                .send()
+                .await
+                .is_ok_and(|r| r.status() == 200);
+            if ready {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "replica on {port} never ready"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    }
+    assert_eq!(documents(&pool).await, 1, "one ingest stored");
+    let logs: String = ports
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(std::env::temp_dir().join(format!("nyaya-replica-{p}.log")))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        logs.matches("no corpus loaded; ingesting").count(),
+        1,
+        "exactly one replica parsed the PDF:\n{logs}"
+    );
+
+    let asked = client
+        .post(format!("http://127.0.0.1:{}/v1/ask", ports[0]))
+        .header("x-request-id", "replica-a-1")
+        .json(&serde_json::json!({"question": "What does Article 21 say?"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(asked.status(), 200);
+    let answer: Value = asked.json().await.unwrap();
+    assert_eq!(answer["citations"][0]["ref"], "21", "{answer}");
+    let rebuilt: Value = client
+        .get(format!(
+            "http://127.0.0.1:{}/v1/answers/replica-a-1",
+            ports[1]
+        ))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(rebuilt["all_quotes_match"], true, "{rebuilt}");
+    assert_eq!(rebuilt["citations"][0]["ref"], "21", "{rebuilt}");
+}

@@ -103,6 +103,7 @@ fn db_routes() -> Vec<(&'static str, &'static str, Option<serde_json::Value>)> {
         ("GET", "/readyz", None),
         ("GET", "/v1/provisions/21", None),
         ("GET", "/v1/provisions?part=III", None),
+        ("GET", "/v1/document.pdf", None),
         (
             "POST",
             "/v1/search",

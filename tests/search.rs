@@ -242,4 +242,67 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     )
     .await;
     assert_eq!(status, StatusCode::OK);
+
+    the_cross_encoder_stage_runs_end_to_end(&pool).await;
+}
+
+/// `hybrid+rerank` with `second_stage = cross-encoder`, through fastembed and ONNX Runtime, on
+/// a tiny model the test writes (its score: how often "president" occurs in the pair), so the
+/// day real reranker weights are at hand the path is a manifest away.
+async fn the_cross_encoder_stage_runs_end_to_end(pool: &PgPool) {
+    use nyaya::search::rerank::{CrossEncoder, OnnxCrossEncoder, SecondStage};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("token-counter-reranker");
+    common::tiny_onnx::write_token_counter(&dir, &common::model_dir(), "president");
+    let ce = OnnxCrossEncoder::load(&dir, &common::ort_lib()).expect("the tiny reranker loads");
+    assert_eq!(ce.id(), "tests/token-counter-president");
+    // The model sees the pair: one "president" from the query, plus the passage's.
+    let scores = ce
+        .score(
+            "Who elects the President?",
+            &[
+                "The President shall be elected by the members of an electoral college; the President holds office for five years.".into(),
+                "Parliament shall consist of the President and two Houses.".into(),
+                "The Governor of each State shall be appointed.".into(),
+            ],
+        )
+        .unwrap();
+    assert_eq!(scores, vec![3.0, 2.0, 1.0]);
+
+    let models = nyaya::search::Models {
+        cross_encoder: Some(std::sync::Arc::new(ce)),
+        ..common::models()
+    };
+    let opts = SearchOptions {
+        mode: Mode::HybridRerank,
+        second_stage: SecondStage::CrossEncoder,
+        pin: false,
+        name_pins: false,
+        k: 10,
+        ..Default::default()
+    };
+    let r = search(
+        pool,
+        &models,
+        "How is the President elected?",
+        &opts,
+        "ce".into(),
+    )
+    .await
+    .unwrap();
+    let scores: Vec<f64> = r.results.iter().map(|h| h.score).collect();
+    eprintln!(
+        "cross-encoder stage over the head: rerank {:.1} ms (tiny model: tokenising, I/O and the best-chunk query), scores {scores:?}",
+        r.timings_ms.rerank
+    );
+    // The head is in the model's order: whole counts, best first, at least the query's one.
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(
+        scores.iter().all(|s| s.fract() == 0.0 && *s >= 1.0),
+        "{scores:?}"
+    );
+    assert!(
+        scores[0] >= 3.0,
+        "the best passage names the President twice: {scores:?}"
+    );
+    assert!(r.timings_ms.rerank > 0.0);
 }

@@ -9,8 +9,8 @@
 //!   marginal heading says, the lexical score of the best chunk, and the fused score itself.
 //!   The weights were chosen on the dev split; `adr/0004-retrieval.md` has the ablation.
 //! - `cross-encoder`: a cross-encoder (e.g. BAAI/bge-reranker-v2-m3) from a local ONNX folder,
-//!   through fastembed's user-defined reranker. No registry ships such weights, so this path is
-//!   built and type-checked but untested here (see the README).
+//!   through fastembed's user-defined reranker. No registry ships such weights; the tests run
+//!   this path end to end with a tiny ONNX model they write (`tests/common/tiny_onnx.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

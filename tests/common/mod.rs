@@ -17,6 +17,7 @@ use nyaya::config::Config;
 use nyaya::http::AppState;
 
 pub mod fake_llm;
+pub mod tiny_onnx;
 pub mod webdriver;
 
 /// `<manifest>/<rel>`: the repository root, whatever the current directory is.
