@@ -28,7 +28,15 @@ struct OwnPostgres {
 impl OwnPostgres {
     fn start() -> Self {
         let port = free_port();
-        let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("faults-pg");
+        // Under /var/tmp, not the checkout: as root the server runs as an unprivileged user,
+        // who may not be able to reach a checkout under /root (scripts/pg.sh does the same for
+        // its default home). One home per checkout, reused across runs.
+        let checkout: u64 = env!("CARGO_MANIFEST_DIR")
+            .bytes()
+            .fold(1469598103934665603, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(1099511628211)
+            });
+        let home = std::path::PathBuf::from(format!("/var/tmp/nyaya-faults-pg-{checkout:016x}"));
         let pg = OwnPostgres { port, home };
         pg.run("up");
         pg
