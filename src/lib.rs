@@ -6,6 +6,7 @@ pub mod bench;
 pub mod breaker;
 pub mod config;
 pub mod db;
+pub mod eligibility;
 pub mod embed;
 pub mod error;
 pub mod evaluate;

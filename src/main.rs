@@ -81,6 +81,29 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         slowest: usize,
     },
+    /// Can a person hold an office? Checks stated facts against the Constitution's
+    /// qualifications for it (`nyaya eligible president --age 30`); facts not given are
+    /// unknown, never assumed. `nyaya eligible --list` lists offices and facts.
+    Eligible {
+        /// An office id or alias: president, vice_president, mp, rajya_sabha_member, mla, mlc,
+        /// supreme_court_judge, high_court_judge, governor, attorney_general, …
+        office: Option<String>,
+        /// Age in completed years.
+        #[arg(long)]
+        age: Option<f64>,
+        /// Citizen of India: yes or no.
+        #[arg(long, value_parser = parse_yes_no)]
+        citizen: Option<bool>,
+        /// Any other fact, as id=value (yes/no or a number), e.g. --fact years_advocate_high_court=8.
+        #[arg(long = "fact", value_name = "ID=VALUE")]
+        facts: Vec<String>,
+        /// List the offices and the facts they read.
+        #[arg(long)]
+        list: bool,
+        /// Print the verdict as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Drive a running server over HTTP: searches and answers over the golden questions at a
     /// fixed concurrency, optionally with Postgres stopped mid-run; exits 1 on any error
     /// outside the outage (or anything but 503 inside it).
@@ -710,6 +733,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Eligible {
+            office,
+            age,
+            citizen,
+            facts,
+            list,
+            json,
+        } => eligible_command(office, age, citizen, facts, list, json),
         Command::Load {
             url,
             concurrency,
@@ -927,6 +958,102 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn parse_yes_no(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "yes" | "y" | "true" => Ok(true),
+        "no" | "n" | "false" => Ok(false),
+        other => Err(format!("expected yes or no, not {other:?}")),
+    }
+}
+
+/// `nyaya eligible`: the checker on the command line (no database needed).
+fn eligible_command(
+    office: Option<String>,
+    age: Option<f64>,
+    citizen: Option<bool>,
+    fact_args: Vec<String>,
+    list: bool,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    use nyaya::eligibility::{self, Catalogue, FactValue, Status};
+    let c = Catalogue::builtin();
+    if list || office.is_none() {
+        println!("offices:");
+        for o in &c.offices {
+            println!("  {:<22} {} ({})", o.id, o.name, o.aliases.join(", "));
+        }
+        println!("facts (--fact id=value):");
+        for f in &c.facts {
+            println!("  {:<28} {}", f.id, f.question);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let name = office.unwrap_or_default();
+    let o = c.office(&name).ok_or_else(|| {
+        AppError::BadRequest(format!(
+            "no office {name:?}; `nyaya eligible --list` lists them"
+        ))
+    })?;
+    let mut facts = eligibility::Facts::new();
+    if let Some(a) = age {
+        facts.insert("age".into(), FactValue::Number(a));
+    }
+    if let Some(b) = citizen {
+        facts.insert("citizen".into(), FactValue::Bool(b));
+    }
+    for f in fact_args {
+        let (k, v) = f
+            .split_once('=')
+            .ok_or_else(|| AppError::BadRequest(format!("--fact {f:?}: expected id=value")))?;
+        let value = match parse_yes_no(v) {
+            Ok(b) => FactValue::Bool(b),
+            Err(_) => FactValue::Number(v.trim().parse().map_err(|_| {
+                AppError::BadRequest(format!("--fact {f:?}: the value is yes, no or a number"))
+            })?),
+        };
+        facts.insert(k.trim().to_string(), value);
+    }
+    eligibility::check_facts(c, &facts).map_err(AppError::BadRequest)?;
+    let v = eligibility::check(c, o, &facts);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let verdict = match v.verdict {
+        eligibility::VerdictKind::NotEligible => "not eligible",
+        eligibility::VerdictKind::NeedMoreInfo => "need more information",
+        eligibility::VerdictKind::LikelyEligible => "likely eligible",
+    };
+    println!("{}: {verdict}", v.office_name);
+    for r in &v.criteria {
+        let mark = match r.status {
+            Status::Met => "✓",
+            Status::NotMet => "✗",
+            Status::Unknown => "?",
+            Status::Note => "·",
+        };
+        println!(
+            "  {mark} {}{}: \"{}\" {}",
+            r.ref_id,
+            r.clause,
+            r.quote,
+            if r.detail.is_empty() {
+                String::new()
+            } else {
+                format!("({})", r.detail)
+            }
+        );
+    }
+    if !v.missing_facts.is_empty() {
+        println!("still needed:");
+        for m in &v.missing_facts {
+            println!("  --fact {}=…   {}", m.id, m.question);
+        }
+    }
+    println!("{}", v.note);
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `nyaya eval`: search (pinned and unpinned), paraphrases, and with `--answers` the answer

@@ -39,6 +39,112 @@ async fn api_after_ingest(pool: PgPool) {
     metrics_count_requests_by_route_template(&app).await;
     hostile_inputs_get_typed_4xx(&app).await;
     arbitrary_text_never_gets_a_5xx(&app).await;
+    eligibility_quotes_are_verbatim_and_verdicts_hold(&app).await;
+}
+
+/// Every criterion of `data/eligibility.toml` quotes words that are in its clause of the parsed
+/// PDF (whitespace-normalised); and the examples get the verdicts they must.
+async fn eligibility_quotes_are_verbatim_and_verdicts_hold(app: &Router) {
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let catalogue = nyaya::eligibility::Catalogue::builtin();
+    let mut checked = 0;
+    for office in &catalogue.offices {
+        for c in &office.criteria {
+            let (_, p) = get(app, &format!("/v1/provisions/{}", c.ref_id)).await;
+            let clause_text = |label: &str| -> String {
+                if label.is_empty() {
+                    return p["text"].as_str().unwrap_or("").to_string();
+                }
+                p["clauses"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|k| k["label"] == label)
+                    .and_then(|k| k["text"].as_str())
+                    .unwrap_or_else(|| {
+                        panic!("{}/{}: no clause {label} in {}", office.id, c.id, c.ref_id)
+                    })
+                    .to_string()
+            };
+            let mut pairs = vec![(c.clause.as_str(), c.phrase.as_str())];
+            pairs.extend(
+                c.options
+                    .iter()
+                    .map(|o| (o.clause.as_str(), o.phrase.as_str())),
+            );
+            for (label, phrase) in pairs {
+                assert!(
+                    norm(&clause_text(label)).contains(&norm(phrase)),
+                    "{}/{}: {phrase:?} is not in {}{label}",
+                    office.id,
+                    c.id,
+                    c.ref_id
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} phrases checked");
+
+    let ask = |office: &str, facts: Value| {
+        let body = serde_json::json!({"office": office, "facts": facts}).to_string();
+        async move { common::post_raw(app, "/v1/eligibility", &body).await }
+    };
+    // "Can I become President at 30?": not eligible, on 58(1)(b)'s own words.
+    let (status, v) = ask("president", serde_json::json!({"age": 30})).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "not_eligible", "{v}");
+    let failing: Vec<&Value> = v["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "not_met")
+        .collect();
+    assert_eq!(failing.len(), 1, "{v}");
+    assert_eq!(
+        (failing[0]["ref"].as_str(), failing[0]["clause"].as_str()),
+        (Some("58"), Some("(1)(b)"))
+    );
+    assert!(failing[0]["quote"]
+        .as_str()
+        .unwrap()
+        .contains("thirty-five years"));
+    // "… I am 40.": more information, citizenship first, then what the House of the People asks.
+    let (_, v) = ask("president", serde_json::json!({"age": 40})).await;
+    assert_eq!(v["verdict"], "need_more_info", "{v}");
+    assert_eq!(v["missing_facts"][0]["id"], "citizen", "{v}");
+    // "I'm 23, can I be a panchayat member?": never refused on age (243F's proviso: 21).
+    let (_, v) = ask("panchayat", serde_json::json!({"age": 23})).await;
+    assert_ne!(v["verdict"], "not_eligible", "{v}");
+    assert!(
+        v["criteria"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["ref"] == "243F"
+                && c["status"] == "met"
+                && c["quote"].as_str().unwrap().contains("twenty-one years")),
+        "{v}"
+    );
+    // 8 years at the bar: never eligible for a High Court bench.
+    let (_, v) = ask(
+        "high court judge",
+        serde_json::json!({"citizen": true, "years_advocate_high_court": 8}),
+    )
+    .await;
+    assert_ne!(v["verdict"], "likely_eligible", "{v}");
+    // Typed errors.
+    let (status, e) = ask("emperor", serde_json::json!({})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(e["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("known offices"));
+    let (status, _) = ask("president", serde_json::json!({"agee": 30})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, list) = get(app, "/v1/eligibility/offices").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(list["offices"].as_array().unwrap().len() >= 15, "{list}");
 }
 
 /// Generated text (any Unicode, controls included) as a query, a question, a history turn and a

@@ -478,3 +478,42 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
     assert_eq!(rebuilt["all_quotes_match"], true, "{rebuilt}");
     assert_eq!(rebuilt["citations"][0]["ref"], "21", "{rebuilt}");
 }
+
+/// `nyaya eligible` needs no database: the verdict, criterion by criterion, as JSON.
+#[test]
+fn eligible_prints_the_verdict_with_the_texts_words() {
+    let out = Command::new(env!("CARGO_BIN_EXE_nyaya"))
+        .args(["eligible", "president", "--age", "30", "--json"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["verdict"], "not_eligible");
+    assert!(v["criteria"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["status"] == "not_met" && c["clause"] == "(1)(b)"));
+    let out = Command::new(env!("CARGO_BIN_EXE_nyaya"))
+        .args(["eligible", "mp", "--age", "30", "--citizen", "yes"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.contains("need more information") && text.contains("--fact holds_office_of_profit="),
+        "{text}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_nyaya"))
+        .args(["eligible", "president", "--fact", "agee=30"])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a typo is an error, not an unknown fact"
+    );
+    assert!(stderr(&out).contains("known facts"), "{}", stderr(&out));
+}

@@ -689,6 +689,30 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
         .await;
     assert_eq!(status, unavailable);
 
+    // Eligibility: the offices, a verdict, and a typed 400.
+    let list = c
+        .get(&app, "/v1/eligibility/offices", "/v1/eligibility/offices", ok)
+        .await;
+    assert!(list["offices"].as_array().unwrap().len() >= 15);
+    let v = c
+        .post(
+            &app,
+            "/v1/eligibility",
+            json!({"office": "president", "facts": {"age": 30, "citizen": true}}),
+            ok,
+        )
+        .await;
+    assert_eq!(v["verdict"], "not_eligible");
+    let e = c
+        .post(
+            &app,
+            "/v1/eligibility",
+            json!({"office": "emperor"}),
+            StatusCode::BAD_REQUEST,
+        )
+        .await;
+    common::expect_error(&e, "bad_request");
+
     // The page, the PDF, the metrics and the document itself: their documented content types.
     for (uri, path) in [
         ("/", "/"),

@@ -1,6 +1,7 @@
 //! The HTTP API. One [`AppState`], one `router()` per module, errors mapped in `error`.
 
 mod ask;
+mod eligibility;
 mod error;
 mod health;
 mod limits;
@@ -59,6 +60,7 @@ pub fn router(state: AppState) -> Router {
         .merge(provisions::router())
         .merge(search::router())
         .merge(ask::router())
+        .merge(eligibility::router())
         .merge(page::router())
         .merge(metrics::router())
         .merge(openapi::router())
