@@ -691,7 +691,12 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
 
     // Eligibility: the offices, a verdict, and a typed 400.
     let list = c
-        .get(&app, "/v1/eligibility/offices", "/v1/eligibility/offices", ok)
+        .get(
+            &app,
+            "/v1/eligibility/offices",
+            "/v1/eligibility/offices",
+            ok,
+        )
         .await;
     assert!(list["offices"].as_array().unwrap().len() >= 15);
     let v = c
