@@ -7,6 +7,7 @@ pub mod breaker;
 pub mod config;
 pub mod db;
 pub mod eligibility;
+pub mod eligibility_text;
 pub mod embed;
 pub mod error;
 pub mod evaluate;

@@ -97,6 +97,10 @@ enum Command {
         /// Any other fact, as id=value (yes/no or a number), e.g. --fact years_advocate_high_court=8.
         #[arg(long = "fact", value_name = "ID=VALUE")]
         facts: Vec<String>,
+        /// Read the office and the facts from a question ("Can I become President at 30?");
+        /// facts given as flags override what it reads.
+        #[arg(long)]
+        question: Option<String>,
         /// List the offices and the facts they read.
         #[arg(long)]
         list: bool,
@@ -738,9 +742,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             age,
             citizen,
             facts,
+            question,
             list,
             json,
-        } => eligible_command(office, age, citizen, facts, list, json),
+        } => eligible_command(office, age, citizen, facts, question, list, json),
         Command::Load {
             url,
             concurrency,
@@ -974,11 +979,16 @@ fn eligible_command(
     age: Option<f64>,
     citizen: Option<bool>,
     fact_args: Vec<String>,
+    question: Option<String>,
     list: bool,
     json: bool,
 ) -> Result<ExitCode, AppError> {
     use nyaya::eligibility::{self, Catalogue, FactValue, Status};
     let c = Catalogue::builtin();
+    let reading = question
+        .as_deref()
+        .map(|q| nyaya::eligibility_text::read(c, q));
+    let office = office.or_else(|| reading.as_ref()?.office.map(|o| o.id.clone()));
     if list || office.is_none() {
         println!("offices:");
         for o in &c.offices {
@@ -996,7 +1006,7 @@ fn eligible_command(
             "no office {name:?}; `nyaya eligible --list` lists them"
         ))
     })?;
-    let mut facts = eligibility::Facts::new();
+    let mut facts = reading.map(|r| r.facts).unwrap_or_default();
     if let Some(a) = age {
         facts.insert("age".into(), FactValue::Number(a));
     }

@@ -516,4 +516,20 @@ fn eligible_prints_the_verdict_with_the_texts_words() {
         "a typo is an error, not an unknown fact"
     );
     assert!(stderr(&out).contains("known facts"), "{}", stderr(&out));
+    // From a question: the office and the age are read from it, nothing else is assumed.
+    let out = Command::new(env!("CARGO_BIN_EXE_nyaya"))
+        .args([
+            "eligible",
+            "--question",
+            "I have practised as an advocate in a High Court for 8 years; can I become a High Court judge?",
+            "--json",
+        ])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["office"], "high_court_judge");
+    assert_ne!(v["verdict"], "likely_eligible", "{v}");
+    assert_eq!(v["missing_facts"][0]["id"], "citizen", "{v}");
 }
