@@ -119,26 +119,13 @@ impl Catalogue {
     }
 
     fn validate(&self) -> Result<(), String> {
-        let fact = |id: &Option<String>, kind: FactKind, at: &str| -> Result<(), String> {
-            let id = id.as_deref().ok_or(format!("{at}: no fact"))?;
-            match self.facts.iter().find(|f| f.id == id) {
-                Some(f) if f.kind == kind => Ok(()),
-                Some(_) => Err(format!("{at}: fact {id} has the wrong kind")),
-                None => Err(format!("{at}: unknown fact {id}")),
-            }
-        };
         for o in &self.offices {
             for c in &o.criteria {
                 let at = format!("{}/{}", o.id, c.id);
                 match c.rule {
-                    RuleKind::FactIs if c.value.is_none() => {
-                        return Err(format!("{at}: fact_is needs a value"))
+                    RuleKind::FactIs | RuleKind::Min => {
+                        self.validate_test(c.rule, c.fact.as_deref(), c.value, c.min, &at)?
                     }
-                    RuleKind::FactIs => fact(&c.fact, FactKind::Bool, &at)?,
-                    RuleKind::Min if c.min.is_none() => {
-                        return Err(format!("{at}: min needs a minimum"))
-                    }
-                    RuleKind::Min => fact(&c.fact, FactKind::Number, &at)?,
                     RuleKind::QualifiedFor => {
                         let target = c.office.as_deref().unwrap_or("");
                         if self.office(target).is_none() {
@@ -150,15 +137,13 @@ impl Catalogue {
                             return Err(format!("{at}: any_of needs two options or more"));
                         }
                         for opt in &c.options {
-                            match opt.rule {
-                                RuleKind::FactIs if opt.value.is_some() => {
-                                    fact(&opt.fact, FactKind::Bool, &at)?
-                                }
-                                RuleKind::Min if opt.min.is_some() => {
-                                    fact(&opt.fact, FactKind::Number, &at)?
-                                }
-                                _ => return Err(format!("{at}: an option is fact_is or min")),
-                            }
+                            self.validate_test(
+                                opt.rule,
+                                opt.fact.as_deref(),
+                                opt.value,
+                                opt.min,
+                                &at,
+                            )?;
                         }
                     }
                     RuleKind::Note => {}
@@ -168,20 +153,51 @@ impl Catalogue {
         Ok(())
     }
 
-    /// An office by id or alias (any case).
+    /// A `fact_is` or `min` test names a fact of the right kind and has its value or minimum.
+    fn validate_test(
+        &self,
+        rule: RuleKind,
+        fact: Option<&str>,
+        value: Option<bool>,
+        min: Option<f64>,
+        at: &str,
+    ) -> Result<(), String> {
+        let kind = match rule {
+            RuleKind::FactIs if value.is_some() => FactKind::Bool,
+            RuleKind::Min if min.is_some() => FactKind::Number,
+            RuleKind::FactIs => return Err(format!("{at}: fact_is needs a value")),
+            RuleKind::Min => return Err(format!("{at}: min needs a minimum")),
+            _ => return Err(format!("{at}: an option is fact_is or min")),
+        };
+        let id = fact.ok_or(format!("{at}: no fact"))?;
+        match self.fact(id) {
+            Some(f) if f.kind == kind => Ok(()),
+            Some(_) => Err(format!("{at}: fact {id} has the wrong kind")),
+            None => Err(format!("{at}: unknown fact {id}")),
+        }
+    }
+
+    /// An office by id or alias (any case, any punctuation: "High-Court judge").
     pub fn office(&self, name: &str) -> Option<&Office> {
-        let n = name.trim().to_lowercase().replace(['-', ' '], "_");
-        self.offices.iter().find(|o| {
-            o.id == n
-                || o.aliases
-                    .iter()
-                    .any(|a| a.to_lowercase().replace(['-', ' '], "_") == n)
-        })
+        let n = normalise(name);
+        self.offices
+            .iter()
+            .find(|o| normalise(&o.id) == n || o.aliases.iter().any(|a| normalise(a) == n))
     }
 
     pub fn fact(&self, id: &str) -> Option<&FactDef> {
         self.facts.iter().find(|f| f.id == id)
     }
+}
+
+/// Lower case, letters and digits only, single spaces ("High-Court_judge" → "high court
+/// judge"): how office names are compared.
+pub(crate) fn normalise(s: &str) -> String {
+    s.to_lowercase()
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A stated fact's value.

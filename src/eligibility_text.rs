@@ -8,24 +8,13 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::eligibility::{Catalogue, FactValue, Facts, Office};
+use crate::eligibility::{normalise, Catalogue, FactValue, Facts, Office};
 
 /// What a question says.
 #[derive(Debug, Clone)]
 pub struct Reading<'c> {
     pub office: Option<&'c Office>,
     pub facts: Facts,
-}
-
-/// Does the question ask whether the person can hold an office ("can I become", "am I
-/// eligible", "can I contest")? Questions about an office in general ("Who can become
-/// President?") are not.
-pub fn asks_about_self(question: &str) -> bool {
-    static ASKS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(can|could|may|am|would|will)\s+(i|me)\b|\b(i|i'm|i am)\s+(want|wish|hope|plan)\b|\bmy\s+(eligibility|chances)\b|\bam\s+i\s+(eligible|qualified)\b")
-            .expect("pattern")
-    });
-    ASKS.is_match(question)
 }
 
 /// The office a question names (the longest alias found, on word boundaries).
@@ -44,15 +33,6 @@ pub fn office_in<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
         }
     }
     best.map(|(o, _)| o)
-}
-
-/// Lower case, letters and digits only, single spaces.
-fn normalise(s: &str) -> String {
-    s.to_lowercase()
-        .split(|ch: char| !ch.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A number in digits or words ("30", "thirty", "twenty-three").
@@ -238,15 +218,5 @@ mod tests {
         );
         assert_eq!(id("can i be an MP at 24"), Some("lok_sabha_member"));
         assert_eq!(id("What is Article 21?"), None);
-    }
-
-    #[test]
-    fn only_questions_about_oneself() {
-        assert!(asks_about_self("Can I become President at 30?"));
-        assert!(asks_about_self("Am I eligible to be a Governor?"));
-        assert!(!asks_about_self("Who can become President?"));
-        assert!(!asks_about_self(
-            "What are the qualifications of a High Court judge?"
-        ));
     }
 }

@@ -174,14 +174,8 @@ pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
     let manifest = ModelManifest::load(&cfg.model_dir)?;
     let stored = store::span_texts_embedded_by(pool, &manifest.id).await?;
     let mut missing: std::collections::BTreeMap<String, String> = Default::default();
-    for entry in store::list_provisions(pool, None, None).await? {
-        let Ok(id) = entry.ref_id.parse::<nyaya_ingest::RefId>() else {
-            continue;
-        };
-        let Some(view) = store::get_provision(pool, &id).await? else {
-            continue;
-        };
-        for span in all_spans(&view) {
+    for (text, clauses) in store::texts_and_clauses(pool).await? {
+        for span in all_spans(&text, &clauses) {
             let key = format!("{}{}", manifest.passage_prefix, span.text);
             if !stored.contains(&key) {
                 missing.insert(key, span.text);

@@ -565,6 +565,52 @@ pub struct ProvisionView {
     pub cross_refs: CrossRefsView,
 }
 
+/// A clause row as a view, its text sliced from the provision's chars.
+fn clause_view(chars: &[char], c: &sqlx::postgres::PgRow) -> ClauseView {
+    let (s, e): (i32, i32) = (c.get("start_char"), c.get("end_char"));
+    let text = chars
+        .get(s.max(0) as usize..(e.max(s) as usize).min(chars.len()))
+        .map(|x| x.iter().collect())
+        .unwrap_or_default();
+    ClauseView {
+        label: c.get("label"),
+        kind: c.get("kind"),
+        start: s,
+        end: e,
+        text,
+    }
+}
+
+/// Every provision's text with its clauses, in two queries (what ingest reads to embed the
+/// quotable spans).
+pub async fn texts_and_clauses(pool: &PgPool) -> AppResult<Vec<(String, Vec<ClauseView>)>> {
+    let provisions: Vec<(String, String)> =
+        sqlx::query_as("SELECT ref_id, text FROM provisions ORDER BY ordinal")
+            .fetch_all(pool)
+            .await?;
+    let rows = sqlx::query(
+        "SELECT ref_id, label, kind, start_char, end_char FROM clauses ORDER BY ref_id, seq",
+    )
+    .fetch_all(pool)
+    .await?;
+    let mut by_ref: std::collections::HashMap<String, Vec<sqlx::postgres::PgRow>> =
+        std::collections::HashMap::new();
+    for r in rows {
+        by_ref.entry(r.get("ref_id")).or_default().push(r);
+    }
+    Ok(provisions
+        .into_iter()
+        .map(|(ref_id, text)| {
+            let chars: Vec<char> = text.chars().collect();
+            let clauses = by_ref
+                .get(&ref_id)
+                .map(|rows| rows.iter().map(|c| clause_view(&chars, c)).collect())
+                .unwrap_or_default();
+            (text, clauses)
+        })
+        .collect())
+}
+
 pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<ProvisionView>> {
     let Some(r) = sqlx::query(
         "SELECT p.ref_id, p.kind, p.number, p.title, p.heading_line, p.part_number, p.part_title, p.chapter,
@@ -585,21 +631,8 @@ pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<Provis
     .bind(id.as_str())
     .fetch_all(pool)
     .await?
-    .into_iter()
-    .map(|c| {
-        let (s, e): (i32, i32) = (c.get("start_char"), c.get("end_char"));
-        let slice = chars
-            .get(s.max(0) as usize..(e.max(s) as usize).min(chars.len()))
-            .map(|x| x.iter().collect())
-            .unwrap_or_default();
-        ClauseView {
-            label: c.get("label"),
-            kind: c.get("kind"),
-            start: s,
-            end: e,
-            text: slice,
-        }
-    })
+    .iter()
+    .map(|c| clause_view(&chars, c))
     .collect();
     let amendments = sqlx::query_as::<_, AmendmentView>(
         "SELECT kind, instrument, amendment_number, section, effective_from, effective_text,

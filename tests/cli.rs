@@ -411,15 +411,7 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
             }
         }
     }
-    let ports: Vec<u16> = (0..2)
-        .map(|_| {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port()
-        })
-        .collect();
+    let ports: Vec<u16> = (0..2).map(|_| common::free_port()).collect();
     let _replicas = Replicas(ports.iter().map(|&p| start(p)).collect());
     let client = reqwest::Client::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);

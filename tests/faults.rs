@@ -27,7 +27,7 @@ struct OwnPostgres {
 
 impl OwnPostgres {
     fn start() -> Self {
-        let port = free_port();
+        let port = common::free_port();
         // Under /var/tmp, not the checkout: as root the server runs as an unprivileged user,
         // who may not be able to reach a checkout under /root (scripts/pg.sh does the same for
         // its default home). One home per checkout, reused across runs.
@@ -69,14 +69,6 @@ impl Drop for OwnPostgres {
     fn drop(&mut self) {
         self.run("down");
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// One request: its status, `Retry-After`, JSON body and how long it took.
@@ -210,6 +202,21 @@ async fn database_outage_gives_fast_503s_and_recovers_without_restart() {
     }
 }
 
+/// A client of `fake` alone (no fallback), each attempt bounded by `timeout`.
+fn one_endpoint(fake: &FakeLlm, timeout: Duration) -> LlmConfig {
+    LlmConfig {
+        primary: Endpoint {
+            provider: "primary",
+            base_url: fake.base_url.clone(),
+            model: "hung".into(),
+            api_key: None,
+        },
+        fallback: None,
+        timeout,
+        backoff: Duration::from_millis(10),
+    }
+}
+
 const POLICE: &str = "Can the police keep a person locked up without telling him why?";
 
 /// One llm-mode ask over HTTP: status, body, and how long it took.
@@ -249,17 +256,7 @@ async fn a_hung_llm_opens_the_breaker_and_answers_degrade_at_once(pool: PgPool) 
     let cool_down = Duration::from_secs(3);
     let deadline = Duration::from_millis(4500);
     let llm = LlmClient::with_resilience(
-        LlmConfig {
-            primary: Endpoint {
-                provider: "primary",
-                base_url: fake.base_url.clone(),
-                model: "hung".into(),
-                api_key: None,
-            },
-            fallback: None,
-            timeout: Duration::from_millis(1500),
-            backoff: Duration::from_millis(10),
-        },
+        one_endpoint(&fake, Duration::from_millis(1500)),
         Resilience {
             breaker_threshold: 3,
             breaker_cool_down: cool_down,
@@ -348,18 +345,7 @@ async fn limits_shed_load_with_typed_errors(pool: PgPool) {
         cfg.request_timeout_ms = timeout_ms;
         cfg.rate_limit_per_s = rate;
         cfg.rate_limit_burst = burst;
-        let llm = LlmClient::new(LlmConfig {
-            primary: Endpoint {
-                provider: "primary",
-                base_url: fake.base_url.clone(),
-                model: "hung".into(),
-                api_key: None,
-            },
-            fallback: None,
-            timeout: Duration::from_secs(5),
-            backoff: Duration::from_millis(10),
-        })
-        .unwrap();
+        let llm = LlmClient::new(one_endpoint(&fake, Duration::from_secs(5))).unwrap();
         let state = AppState {
             pool: pool.clone(),
             models: common::models(),

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::store::{AmendmentView, ProvisionView};
+use crate::store::{AmendmentView, ClauseView, ProvisionView};
 
 use super::quote;
 use super::router::TOPICLESS;
@@ -104,7 +104,7 @@ pub struct AmendmentNote {
 /// The candidate spans: the whole text when it is short or has no clauses, else every clause
 /// (any level), capped at [`MAX_SPANS`] (those sharing words with the question first).
 pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec<Span> {
-    let mut spans = all_spans(p);
+    let mut spans = all_spans(&p.text, &p.clauses);
     if spans.len() > MAX_SPANS {
         // Keep the spans that share most words with the question, in text order.
         let mut scored: Vec<(usize, f64)> = spans
@@ -127,16 +127,15 @@ pub fn candidate_spans(p: &ProvisionView, query_terms: &BTreeSet<String>) -> Vec
 /// Every span a quote can be: each clause of three words or more, and the whole text when
 /// it is short or has no such clause. Independent of any question, so ingest embeds them all
 /// once (`span_vectors`) and an answer only embeds its question.
-pub fn all_spans(p: &ProvisionView) -> Vec<Span> {
-    let total = p.text.chars().count();
+pub fn all_spans(text: &str, clauses: &[ClauseView]) -> Vec<Span> {
+    let total = text.chars().count();
     let whole = Span {
         label: None,
         start: 0,
         end: total,
-        text: p.text.clone(),
+        text: text.to_string(),
     };
-    let mut spans: Vec<Span> = p
-        .clauses
+    let mut spans: Vec<Span> = clauses
         .iter()
         .filter(|c| c.end > c.start && c.text.split_whitespace().count() >= 3)
         .map(|c| Span {

@@ -20,6 +20,15 @@ pub mod fake_llm;
 pub mod tiny_onnx;
 pub mod webdriver;
 
+/// A TCP port free on loopback right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 /// `<manifest>/<rel>`: the repository root, whatever the current directory is.
 pub fn repo_path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)

@@ -58,14 +58,6 @@ impl Drop for TempDir {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[derive(Debug, Clone)]
 pub struct Element(String);
 
@@ -73,7 +65,7 @@ impl Browser {
     /// Starts chromedriver and a headless Chromium window of `width`×`height`.
     pub async fn start(width: u32, height: u32) -> Browser {
         let (chromium, chromedriver) = binaries();
-        let port = free_port();
+        let port = super::free_port();
         let driver = Command::new(&chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
