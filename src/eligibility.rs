@@ -34,6 +34,16 @@ pub struct FactDef {
     pub kind: FactKind,
     /// How the fact is asked for.
     pub question: String,
+    /// Patterns (regular expressions, matched in lower case) that, in a statement a person
+    /// makes about themselves, say this yes/no fact is true; negated ("I hold *no* office of
+    /// profit"), they say it is false (`eligibility_text` reads them).
+    #[serde(default, skip_serializing)]
+    #[schema(ignore)]
+    pub said: Vec<String>,
+    /// Patterns that say the fact is false ("an OCI card holder" for `citizen`).
+    #[serde(default, skip_serializing)]
+    #[schema(ignore)]
+    pub said_not: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, utoipa::ToSchema)]
@@ -119,6 +129,17 @@ impl Catalogue {
     }
 
     fn validate(&self) -> Result<(), String> {
+        for f in &self.facts {
+            if f.kind == FactKind::Number && !(f.said.is_empty() && f.said_not.is_empty()) {
+                return Err(format!(
+                    "fact {}: only a yes/no fact has `said` patterns",
+                    f.id
+                ));
+            }
+            for p in f.said.iter().chain(&f.said_not) {
+                regex::Regex::new(p).map_err(|e| format!("fact {}: pattern {p:?}: {e}", f.id))?;
+            }
+        }
         for o in &self.offices {
             for c in &o.criteria {
                 let at = format!("{}/{}", o.id, c.id);

@@ -4,6 +4,7 @@
 //! High Court for 8 years"). Pure. It reads only what is said: nothing is inferred, so a fact
 //! not stated stays unknown for the checker to ask about.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -35,14 +36,273 @@ pub fn office_in<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
     best.map(|(o, _)| o)
 }
 
-/// A number in digits or words ("30", "thirty", "twenty-three").
+/// The office a question asks whether the asker can hold ("Can I become President at 30?",
+/// "I'm 23, can I contest a panchayat election?", "Will the Governor appoint me Advocate
+/// General?", "Am I eligible for the assembly election?"). Three things must hold:
+/// - an office is named (the longest alias, in [`office_in`]'s sense);
+/// - holding it is what is asked: a word of becoming ("become", "contest", "be appointed",
+///   "join", "go to", "ban" after it in Hinglish …) within seven words before the name with no
+///   other action between ("Can I be *arrested* by the Governor?" is not), or the question
+///   asks "am I eligible / qualified" outright;
+/// - the asker asks about themselves: "I"/"me" (or "main"/"meri") before that word, after any
+///   other person ("My father is 70; can he become Vice President?" is not).
+pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
+    let lower: Vec<String> = WORDS
+        .find_iter(&question.to_lowercase())
+        .map(|m| texting(m.as_str()).to_string())
+        .collect();
+    let asks_outright = ELIGIBLE_OUTRIGHT.is_match(&question.to_lowercase());
+    // (office, how it was asked: 2 directly, 1 by "am I eligible" alone; alias length).
+    let mut best: Option<(&Office, u8, usize)> = None;
+    for o in &c.offices {
+        for name in o.aliases.iter().chain(std::iter::once(&o.name)) {
+            let alias: Vec<String> = normalise(name)
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(String::from)
+                .collect();
+            if alias.is_empty() {
+                continue;
+            }
+            let how = (0..lower.len().saturating_sub(alias.len() - 1))
+                .filter(|&at| lower[at..at + alias.len()] == alias[..])
+                .map(|at| {
+                    if intends(&lower[..at])
+                        || hinglish_intent(&lower[at + alias.len()..], &lower[..at])
+                    {
+                        2
+                    } else if asks_outright && first_person_at(&lower, lower.len()) {
+                        1
+                    } else {
+                        0
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            if how > 0 && best.is_none_or(|(_, h, len)| (how, alias.len()) > (h, len)) {
+                best = Some((o, how, alias.len()));
+            }
+        }
+    }
+    best.map(|(o, _, _)| o)
+}
+
+/// Texting spellings read as the words they stand for ("cud i b mla").
+fn texting(w: &str) -> &str {
+    match w {
+        "b" => "be",
+        "cud" | "cld" => "could",
+        "cn" => "can",
+        "becum" | "becom" | "bcome" => "become",
+        "eligble" | "eligable" | "elegible" => "eligible",
+        "corporater" => "corporator",
+        "mai" | "mein" | "main" => "main",
+        other => other,
+    }
+}
+
+/// A word of becoming within seven words before an office name, nothing that is another action
+/// between, said by the asker.
+fn intends(before: &[String]) -> bool {
+    const INTENT: &[&str] = &[
+        "become",
+        "be",
+        "contest",
+        "contesting",
+        "stand",
+        "run",
+        "fight",
+        "hold",
+        "eligible",
+        "qualified",
+        "qualify",
+        "appointed",
+        "appoint",
+        "elected",
+        "elect",
+        "join",
+        "joining",
+        "apply",
+        "serve",
+        "serving",
+        "becoming",
+        "sworn",
+        "nominated",
+        "nominate",
+        "elevated",
+        "make",
+        "made",
+        "makes",
+        "pick",
+        "picked",
+        "picks",
+        "select",
+        "selected",
+        "selects",
+        "chosen",
+        "appoints",
+        "nominates",
+        "elects",
+        "go",
+        "get",
+        "enter",
+        "sit",
+        "field",
+    ];
+    // Actions that make the office something other than what the asker would hold.
+    const OTHER_ACTION: &[&str] = &[
+        "arrested",
+        "arrest",
+        "removed",
+        "remove",
+        "sue",
+        "sued",
+        "impeach",
+        "impeached",
+        "paid",
+        "salary",
+        "complain",
+        "complaint",
+        "write",
+        "meet",
+        "challenge",
+        "petition",
+        "vote",
+        "voted",
+        "pardon",
+        "pardoned",
+        "dismissed",
+        "dismiss",
+        "summoned",
+        "punished",
+        "against",
+    ];
+    let start = before.len().saturating_sub(7);
+    let Some(verb) = (start..before.len()).rev().find(|&i| {
+        let w = before[i].as_str();
+        // "go" and "get" move somewhere: "go to the Rajya Sabha", not "get as an MLC".
+        INTENT.contains(&w)
+            && (!matches!(w, "go" | "get")
+                || before
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.as_str(), "to" | "into" | "in")))
+    }) else {
+        return false;
+    };
+    // A participle only intends in the passive: "be elected to", "get appointed as"; "the
+    // newly elected panchayat" names a body, not an ambition.
+    const PARTICIPLE: &[&str] = &[
+        "elected",
+        "appointed",
+        "nominated",
+        "selected",
+        "chosen",
+        "made",
+        "picked",
+        "elevated",
+        "sworn",
+    ];
+    const PASSIVE: &[&str] = &[
+        "be", "been", "being", "get", "got", "getting", "become", "me",
+    ];
+    if PARTICIPLE.contains(&before[verb].as_str())
+        && !verb
+            .checked_sub(1)
+            .is_some_and(|i| PASSIVE.contains(&before[i].as_str()))
+    {
+        return false;
+    }
+    let between = &before[verb + 1..];
+    !between.iter().any(|w| OTHER_ACTION.contains(&w.as_str()))
+        // The asker is the subject ("can I become") or the object ("appoint me").
+        && (first_person_at(before, verb) || between.first().is_some_and(|w| w == "me"))
+}
+
+/// Hinglish puts the verb after the office: "rashtrapati ban sakti hu", "sarpanch ka chunav
+/// lad sakti hoon".
+fn hinglish_intent(after: &[String], before: &[String]) -> bool {
+    const VERB: &[&str] = &[
+        "ban", "banna", "bann", "banu", "banoon", "chunav", "lad", "ladna",
+    ];
+    after.iter().take(3).any(|w| VERB.contains(&w.as_str()))
+        && (first_person_at(before, before.len())
+            || after
+                .iter()
+                .any(|w| ["main", "hu", "hoon", "sakta", "sakti"].contains(&w.as_str())))
+}
+
+/// The last person named before `at` is the asker.
+fn first_person_at(words: &[String], at: usize) -> bool {
+    const FIRST: &[&str] = &["i", "me", "myself", "im", "main", "meri", "mera", "mujhe"];
+    const OTHER: &[&str] = &[
+        "he",
+        "she",
+        "they",
+        "him",
+        "her",
+        "them",
+        "someone",
+        "somebody",
+        "anyone",
+        "person",
+        "father",
+        "mother",
+        "son",
+        "daughter",
+        "wife",
+        "husband",
+        "brother",
+        "sister",
+        "friend",
+        "uncle",
+        "aunt",
+        "cousin",
+        "dad",
+        "mom",
+        "mum",
+        "client",
+        "colleague",
+        "neighbour",
+        "neighbor",
+        "we",
+        "us",
+    ];
+    let end = at.min(words.len());
+    let first = words[..end]
+        .iter()
+        .rposition(|w| FIRST.contains(&w.as_str()));
+    let other = words[..end]
+        .iter()
+        .rposition(|w| OTHER.contains(&w.as_str()));
+    match (first, other) {
+        (Some(f), Some(o)) => f > o,
+        (Some(_), None) => true,
+        _ => false,
+    }
+}
+
+/// "Am I eligible?", "am I qualified", "is there anything stopping me": the question asks
+/// about eligibility in so many words.
+static ELIGIBLE_OUTRIGHT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:am i|am i still|would i be|will i be|i am|i'm|im) (?:eligible|eligble|qualified)\b|\beligible\s*\?|\bqualified\s*\?|\banything stopping me\b|\bany chance\b.*\bme\b")
+        .expect("pattern")
+});
+
+static WORDS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}]+").expect("pattern"));
+
+/// A number in digits or words ("30", "thirty", "twenty-three", "a decade").
 fn number(s: &str) -> Option<f64> {
+    match s.to_lowercase().as_str() {
+        "a decade" => return Some(10.0),
+        "two decades" => return Some(20.0),
+        _ => {}
+    }
     s.parse::<f64>()
         .ok()
         .or_else(|| nyaya_ingest::refid::cardinal_from_words(s).map(f64::from))
 }
 
-const NUM: &str = r"(\d{1,3}|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)";
+const NUM: &str = r"(\d{1,3}|a decade|two decades|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?)|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)";
 
 static AGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
@@ -51,20 +311,13 @@ static AGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"(?i)\b{NUM}[- ](?:years?|yrs?)[- ]old\b"),
         format!(r"(?i)\b(?:become|be|contest|join|elected|appointed)\b[^.?!]{{0,60}}?\bat\s+{NUM}\b(?:\s+(?:years?|yrs?))?(?:\s*[?.!,]|\s*$)"),
         format!(r"(?i)\bat\s+{NUM}\b(?:\s+(?:years?|yrs?))?[^.?!]{{0,40}}?\bcan i\b"),
+        format!(r"(?i)\bi\s+(?:just\s+)?turned\s+{NUM}\b"),
+        format!(r"(?i)\b(?:meri\s+)?umar\s+{NUM}\b"),
+        format!(r"(?i)\b{NUM}\s+saal\b"),
     ]
     .iter()
     .map(|p| Regex::new(p).expect("age pattern"))
     .collect()
-});
-
-static NOT_CITIZEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:i am|i'm|im)\s+(?:not\s+(?:an?\s+)?(?:indian|citizen)|a\s+foreigner|a\s+foreign\s+(?:national|citizen)|an?\s+oci\b|a\s+(?:us|uk|british|american|canadian|nepali|nepalese)\s+(?:citizen|national))|\bnot\s+(?:an?\s+)?(?:indian\s+)?citizen\s+of\s+india\b|\bi\s+(?:have|hold)\s+(?:a\s+)?(?:foreign|us|uk|american|british|canadian)\s+citizenship\b")
-        .expect("pattern")
-});
-
-static CITIZEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:i am|i'm|im)\s+(?:an?\s+)?(?:indian\s+citizen|citizen\s+of\s+india|indian\b)|\bas\s+an?\s+indian\s+citizen\b|\bi\s+(?:hold|have)\s+(?:an?\s+)?indian\s+(?:citizenship|passport)\b")
-        .expect("pattern")
 });
 
 /// (fact, pattern with the number as group 1).
@@ -80,12 +333,29 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
             format!(r"(?i)\b{NUM}\s+{y}(?:'|’)?\s+(?:of\s+)?(?:practice|experience as an advocate|at the bar|as an? (?:advocate|lawyer))"),
         ),
         (
+            "years_advocate_high_court",
+            format!(r"(?i)\bpracti[sc](?:ed|ing)\s+(?:law\s+)?{NUM}\s+{y}"),
+        ),
+        (
+            "years_advocate_high_court",
+            r"(?i)\b(a decade|two decades)\s+(?:at the bar|of practice|as an? (?:advocate|lawyer))"
+                .to_string(),
+        ),
+        (
             "years_judge_high_court",
-            format!(r"(?i)\bjudge of (?:a|the) high court\b[^.?!]{{0,40}}?\bfor\s+{NUM}\s+{y}"),
+            format!(r"(?i)\b(?:judge of (?:a|the) (?:\w+\s+)?(?:high court|hc)|(?:hc|high court) judge|on the high court bench)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{NUM}\s+{y}"),
+        ),
+        (
+            "years_judge_high_court",
+            format!(r"(?i)\b{NUM}\s+{y}\s+(?:now\s+)?(?:as|on)\s+(?:an?\s+|the\s+)?(?:\w+\s+)?(?:judge of (?:a|the) (?:\w+\s+)?(?:high court|hc)|(?:hc|high court) (?:judge|bench))"),
         ),
         (
             "years_judicial_office",
-            format!(r"(?i)\b(?:district judge|civil judge|judicial (?:officer|office|magistrate)|magistrate|sessions judge)\b[^.?!]{{0,40}}?\bfor\s+{NUM}\s+{y}"),
+            format!(r"(?i)\b(?:district judge|civil judge|judicial (?:officer|office|magistrate)|magistrate|sessions judge)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{NUM}\s+{y}"),
+        ),
+        (
+            "years_judicial_office",
+            format!(r"(?i)\b{NUM}\s+{y}\s+as\s+(?:an?\s+)?(?:district judge|civil judge|judicial (?:officer|magistrate)|magistrate|sessions judge|additional district judge)"),
         ),
     ]
     .into_iter()
@@ -93,10 +363,24 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 
+/// "I'll be 25 next year": the age now is one less.
+static AGE_NEXT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\bi(?:'ll|’ll| will)\s+(?:be|turn)\s+{NUM}\s+next\s+year\b"
+    ))
+    .expect("pattern")
+});
+
 /// The facts a question states, by the catalogue's fact ids.
 pub fn facts_in(question: &str) -> Facts {
     let mut facts = Facts::new();
-    if let Some(n) = AGE
+    let next_year = AGE_NEXT_YEAR
+        .captures(question)
+        .and_then(|c| number(c.get(1)?.as_str()))
+        .map(|n| n - 1.0);
+    if let Some(n) = next_year.filter(|n| (10.0..=120.0).contains(n)) {
+        facts.insert("age".into(), FactValue::Number(n));
+    } else if let Some(n) = AGE
         .iter()
         .find_map(|re| {
             re.captures(question)
@@ -106,10 +390,8 @@ pub fn facts_in(question: &str) -> Facts {
     {
         facts.insert("age".into(), FactValue::Number(n));
     }
-    if NOT_CITIZEN.is_match(question) {
-        facts.insert("citizen".into(), FactValue::Bool(false));
-    } else if CITIZEN.is_match(question) {
-        facts.insert("citizen".into(), FactValue::Bool(true));
+    for (id, value) in stated_yes_no(Catalogue::builtin(), question) {
+        facts.insert(id, FactValue::Bool(value));
     }
     // The judge pattern is more specific than "practised … for N years": run it first.
     for (fact, re) in YEARS.iter().rev() {
@@ -126,10 +408,92 @@ pub fn facts_in(question: &str) -> Facts {
     facts
 }
 
-/// The office and the stated facts.
+/// The yes/no facts a person states about themselves, by the catalogue's `said` and
+/// `said_not` patterns, one statement at a time: a question ("can I …?") states nothing, nor
+/// does a statement about someone else ("my father is …"); a negation before the match flips
+/// it. Statements that contradict each other leave the fact unknown.
+fn stated_yes_no(c: &Catalogue, question: &str) -> Vec<(String, bool)> {
+    let cues = cues(c);
+    let mut said: BTreeMap<String, Option<bool>> = BTreeMap::new();
+    for statement in statements(question) {
+        for (id, pattern, polarity) in cues {
+            let Some(m) = pattern.find(&statement) else {
+                continue;
+            };
+            let value = polarity ^ NEGATION.is_match(&statement[..m.start()]);
+            let entry = said.entry(id.clone()).or_insert(Some(value));
+            if *entry != Some(value) {
+                *entry = None;
+            }
+        }
+    }
+    said.into_iter()
+        .filter_map(|(id, v)| v.map(|v| (id, v)))
+        .collect()
+}
+
+/// Each fact's compiled patterns, with the value a match states.
+fn cues(c: &Catalogue) -> &'static [(String, Regex, bool)] {
+    static CUES: std::sync::OnceLock<Vec<(String, Regex, bool)>> = std::sync::OnceLock::new();
+    let _ = c;
+    CUES.get_or_init(|| {
+        Catalogue::builtin()
+            .facts
+            .iter()
+            .flat_map(|f| {
+                let yes = f.said.iter().map(|p| (p, true));
+                let no = f.said_not.iter().map(|p| (p, false));
+                yes.chain(no).map(|(p, v)| {
+                    (
+                        f.id.clone(),
+                        Regex::new(p).expect("checked when the catalogue was parsed"),
+                        v,
+                    )
+                })
+            })
+            .collect()
+    })
+}
+
+/// The question cut into statements (lower case): at sentence and clause punctuation and at
+/// "and", "but", "if", "though", "because"; questions and statements about another person
+/// dropped.
+fn statements(question: &str) -> Vec<String> {
+    let lower = question.to_lowercase().replace(['’', '‘'], "'");
+    SPLIT
+        .split(&lower)
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && !ASKING.is_match(s) && !OTHER_PERSON.is_match(s))
+        .map(String::from)
+        .collect()
+}
+
+static SPLIT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[.;?!,:\n]+|\s[-–—]\s|\b(?:and|but|if|though|although|because|whereas)\b")
+        .expect("pattern")
+});
+
+/// A clause that asks rather than states.
+static ASKING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:can|could|may|am|will|would|should|do|does|is|are|who|what|how|when|which|why|whether)\b|\b(?:can|could|may|am|will|would|should|do|shall) i\b")
+        .expect("pattern")
+});
+
+static OTHER_PERSON: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:he|she|they|his|her|their)\b|\bmy (?:father|mother|son|daughter|wife|husband|brother|sister|friend|uncle|aunt|cousin|client|colleague|neighbour|neighbor|boss)\b")
+        .expect("pattern")
+});
+
+static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:not|no|never|nor|neither|none|without|gave up|given up|give up|renounced|lost|no longer)\b|n't\b")
+        .expect("pattern")
+});
+
+/// The office asked about (as [`asked_office`] reads it, else the longest name said) and the
+/// stated facts.
 pub fn read<'c>(c: &'c Catalogue, question: &str) -> Reading<'c> {
     Reading {
-        office: office_in(c, question),
+        office: asked_office(c, question).or_else(|| office_in(c, question)),
         facts: facts_in(question),
     }
 }
@@ -181,6 +545,91 @@ mod tests {
     }
 
     #[test]
+    fn disqualifications_are_read_with_their_negations() {
+        let f = |q: &str, id: &str| facts_in(q).get(id).copied();
+        let yes = Some(FactValue::Bool(true));
+        let no = Some(FactValue::Bool(false));
+        assert_eq!(
+            f("I'm 45, an Indian citizen, and I hold an office of profit under the State Government. Can I contest for President?", "holds_office_of_profit"),
+            yes
+        );
+        assert_eq!(
+            f(
+                "I hold no office of profit; can I be an MP?",
+                "holds_office_of_profit"
+            ),
+            no
+        );
+        assert_eq!(
+            f("I was disqualified from the Lok Sabha for defection under the Tenth Schedule last year", "disqualified_by_defection"),
+            yes
+        );
+        assert_eq!(
+            f(
+                "I am not disqualified under any law or under the anti-defection law",
+                "disqualified_by_defection"
+            ),
+            no
+        );
+        assert_eq!(
+            f(
+                "I am not disqualified under any law or under the anti-defection law",
+                "disqualified_by_law"
+            ),
+            no
+        );
+        assert_eq!(
+            f(
+                "I voluntarily took Canadian citizenship in 2015. Can I become a Lok Sabha MP?",
+                "foreign_allegiance"
+            ),
+            yes
+        );
+        assert_eq!(
+            f("I am an undischarged insolvent", "undischarged_insolvent"),
+            yes
+        );
+        assert_eq!(
+            f(
+                "I was declared insolvent, but I have been discharged",
+                "undischarged_insolvent"
+            ),
+            None,
+            "contradicting statements leave it unknown"
+        );
+        assert_eq!(
+            f(
+                "I am thirty-five and an Indian citizen; can I be a Rajya Sabha member?",
+                "citizen"
+            ),
+            yes
+        );
+        // Asked about, or said of someone else: not stated.
+        assert_eq!(
+            f(
+                "Can I be an MP if I hold an office of profit?",
+                "holds_office_of_profit"
+            ),
+            yes,
+            "an 'if' clause states it"
+        );
+        assert_eq!(
+            f(
+                "Does holding an office of profit bar me?",
+                "holds_office_of_profit"
+            ),
+            None
+        );
+        assert_eq!(
+            f(
+                "My father is a British citizen; can I be President?",
+                "citizen"
+            ),
+            None
+        );
+    }
+
+    #[test]
     fn years_at_the_bar_and_on_the_bench() {
         let f = facts_in("I have practised as an advocate in a High Court for 8 years; can I become a High Court judge?");
         assert_eq!(
@@ -200,6 +649,59 @@ mod tests {
             f.get("years_judicial_office"),
             Some(&FactValue::Number(12.0))
         );
+    }
+
+    #[test]
+    fn an_eligibility_question_asks_to_hold_an_office_oneself() {
+        let c = Catalogue::builtin();
+        let id = |q: &str| asked_office(c, q).map(|o| o.id.as_str());
+        assert_eq!(id("Can I become President at 30?"), Some("president"));
+        assert_eq!(id("Can I become President? I am 40."), Some("president"));
+        assert_eq!(
+            id("I'm 23, can I be a panchayat member?"),
+            Some("panchayat_member")
+        );
+        assert_eq!(
+            id("I'm 23, can I contest a panchayat election?"),
+            Some("panchayat_member")
+        );
+        assert_eq!(
+            id("I have practised as an advocate in a High Court for 8 years; can I become a High Court judge?"),
+            Some("high_court_judge")
+        );
+        assert_eq!(id("Am I eligible to be an MLA?"), Some("mla"));
+        assert_eq!(
+            id("can i stand for the Lok Sabha"),
+            Some("lok_sabha_member")
+        );
+        assert_eq!(
+            id("Could I be appointed as Attorney General?"),
+            Some("attorney_general")
+        );
+        assert_eq!(id("Can I become Vice President?"), Some("vice_president"));
+        assert_eq!(
+            id("Can I be the next Up-Rashtrapati?"),
+            Some("vice_president")
+        );
+        assert_eq!(
+            id("Can I be appointed a minister in the state government?"),
+            Some("state_minister")
+        );
+        // Not about holding the office, or not about oneself.
+        for q in [
+            "Can I sue the President?",
+            "Who can become President?",
+            "What is the minimum age to become a governor?",
+            "Can a person who has taken the citizenship of another country be an MP?",
+            "Can I be arrested by order of the Governor?",
+            "How old must I be to vote?",
+            "What does Article 58 say?",
+            "Can I write to my MP about a bill?",
+            "My father is 70; can he become Vice President?",
+            "I am in a youth group and we want to know: will the newly elected panchayat get a full term?",
+        ] {
+            assert_eq!(id(q), None, "{q}");
+        }
     }
 
     #[test]

@@ -105,6 +105,9 @@ pub(crate) fn ort_environment(lib: &Path) -> Result<ort::environment::Environmen
         })
 }
 
+/// Texts per ONNX Runtime run.
+const ONNX_BATCH: usize = 8;
+
 /// An ONNX model run through fastembed's user-defined model path.
 pub struct OnnxEmbedder {
     manifest: ModelManifest,
@@ -172,9 +175,10 @@ impl Embedder for OnnxEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        // fastembed pads each batch of 32 to its longest text, and a padded token costs what a
-        // real one does: in length order every batch is nearly uniform. (An answer embeds up to
-        // 150 clause spans of 20 to 700 characters in one call.)
+        // fastembed pads each batch to its longest text, and a padded token costs what a real
+        // one does: in length order every batch is nearly uniform. Batches of 8 rather than 32
+        // embed the 2,598 clause spans ~10 % faster here and keep ONNX Runtime's activation
+        // buffers (which its arena keeps at their peak) a quarter the size (ADR 0009).
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
@@ -183,7 +187,7 @@ impl Embedder for OnnxEmbedder {
             .lock()
             .map_err(|_| EmbedError::Run("model lock poisoned".into()))?;
         let vectors = model
-            .embed(&sorted, Some(32))
+            .embed(&sorted, Some(ONNX_BATCH))
             .map_err(|e| EmbedError::Run(e.to_string()))?;
         drop(model);
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];

@@ -138,6 +138,7 @@ pub async fn evaluate_answers(
             question: case.question.clone(),
             history: Vec::new(),
             mode: None,
+            facts: Default::default(),
         };
         let request_id = format!("eval-{}-{}-{}", &run[..8], case.split.as_str(), case.id);
         let r = crate::answer::ask(answerer, req, request_id, None).await?;
@@ -225,6 +226,7 @@ pub async fn paraphrase_firsts_answers(
                 question: w.to_string(),
                 history: Vec::new(),
                 mode: None,
+                facts: Default::default(),
             };
             let request_id = format!(
                 "eval-paraphrase-{}-{}",
@@ -359,6 +361,69 @@ pub fn pick_threshold(points: &[SweepPoint], min_accuracy: f64, max_false: f64) 
         })
         .map(|p| p.threshold)
         .unwrap_or(0.0)
+}
+
+/// Runs the eligibility cases of a split through the answer pipeline (with each case's form
+/// facts) and checks every quote against the stored text.
+pub async fn evaluate_eligibility(
+    answerer: &crate::answer::Answerer,
+    cases: &[nyaya_eval::EligibilityCase],
+) -> AppResult<nyaya_eval::EligibilityCard> {
+    use crate::eligibility::FactValue;
+    let texts: BTreeMap<String, String> =
+        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
+            .fetch_all(&answerer.pool)
+            .await?
+            .into_iter()
+            .collect();
+    let run = uuid::Uuid::new_v4().simple().to_string();
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for case in cases {
+        let facts = case
+            .facts
+            .iter()
+            .map(|(k, v)| {
+                let value = match v {
+                    serde_json::Value::Bool(b) => FactValue::Bool(*b),
+                    other => FactValue::Number(other.as_f64().ok_or_else(|| {
+                        AppError::BadRequest(format!("{}: fact {k} is {other}", case.id))
+                    })?),
+                };
+                Ok((k.clone(), value))
+            })
+            .collect::<AppResult<_>>()?;
+        let req = crate::answer::AskRequest {
+            question: case.question.clone(),
+            history: Vec::new(),
+            mode: None,
+            facts,
+        };
+        let request_id = format!("eval-{}-eligibility-{}", &run[..8], case.id);
+        let r = crate::answer::ask(answerer, req, request_id, None).await?;
+        let v = r.eligibility.as_ref();
+        outcomes.push(nyaya_eval::EligibilityOutcome {
+            id: case.id.clone(),
+            route: r.route.as_str().to_string(),
+            office: v.map(|v| v.office.clone()),
+            verdict: v.map(|v| {
+                serde_json::to_value(v.verdict)
+                    .ok()
+                    .and_then(|x| x.as_str().map(String::from))
+                    .unwrap_or_default()
+            }),
+            not_met: v.map(|v| v.failing.clone()).unwrap_or_default(),
+            asked: v
+                .map(|v| v.missing_facts.iter().map(|m| m.id.clone()).collect())
+                .unwrap_or_default(),
+            cited: r.citations.iter().map(|c| c.ref_id.clone()).collect(),
+            quotes_verbatim: r.citations.iter().all(|c| {
+                texts
+                    .get(&c.ref_id)
+                    .is_some_and(|t| crate::answer::quote::is_verbatim(&c.quote, t))
+            }),
+        });
+    }
+    Ok(nyaya_eval::EligibilityCard::new(cases, &outcomes))
 }
 
 #[cfg(test)]

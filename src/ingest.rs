@@ -13,7 +13,7 @@ use crate::answer::extract::all_spans;
 use crate::config::Config;
 use crate::embed::{embed_all, Embedder, ModelManifest, OnnxEmbedder};
 use crate::error::{AppError, AppResult};
-use crate::store::{self, IngestSummary};
+use crate::store::{self, IngestSummary, StartupLock};
 
 /// The outcome of one ingest: what it found, and whether it was stored.
 #[derive(Debug, Clone)]
@@ -23,9 +23,23 @@ pub struct IngestOutcome {
     pub complete: bool,
 }
 
-/// Ingests `path`. Never leaves a partial corpus: any error before the commit leaves the stored
-/// corpus as it was.
+/// Ingests `path` and embeds every clause span an answer can quote: [`ingest_corpus`], then
+/// [`embed_spans`]. Never leaves a partial corpus.
 pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<IngestOutcome> {
+    let started = Instant::now();
+    let mut outcome = ingest_corpus(pool, cfg, path).await?;
+    if outcome.complete && !cfg.no_embed {
+        embed_spans(pool, cfg).await?;
+    }
+    outcome.summary.seconds = started.elapsed().as_secs_f64();
+    Ok(outcome)
+}
+
+/// Ingests `path` and embeds its chunks: everything search needs, committed in one
+/// transaction. Clause-span vectors are left to [`embed_spans`], which `nyaya serve` runs after
+/// it starts answering (answers embed a missing span on first use meanwhile). Never leaves a
+/// partial corpus: any error before the commit leaves the stored corpus as it was.
+pub async fn ingest_corpus(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<IngestOutcome> {
     let started = Instant::now();
     let bytes = tokio::fs::read(path).await.map_err(|e| AppError::File {
         path: path.display().to_string(),
@@ -42,9 +56,6 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
             store::update_summary(pool, &summary).await?;
         } else {
             summary.embedded = 0;
-        }
-        if !cfg.no_embed {
-            embed_spans(pool, cfg).await?;
         }
         summary.seconds = started.elapsed().as_secs_f64();
         return Ok(IngestOutcome {
@@ -128,9 +139,6 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
         pdf: &bytes,
     };
     summary.changed = store::replace_corpus(pool, &stored).await?;
-    if !cfg.no_embed {
-        embed_spans(pool, cfg).await?;
-    }
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(IngestOutcome {
         summary,
@@ -198,6 +206,34 @@ pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
     store::insert_span_vectors(pool, &model_id, &keys, &vectors).await?;
     tracing::info!(spans = keys.len(), model = %model_id, "embedded clause spans");
     Ok(keys.len())
+}
+
+/// Embeds the clause spans that have no vector yet (all of them after a first ingest, none on
+/// a later start) while the server already answers, then loads them: until it is done an
+/// answer embeds the spans it needs on first use, which is slower but gives the same quotes.
+/// Replicas take turns, so the spans are embedded once. Returns how many it embedded.
+pub async fn span_pass(pool: PgPool, cfg: Config, models: crate::search::Models) -> usize {
+    let run = async {
+        let lock = StartupLock::acquire(&pool, StartupLock::SPANS).await?;
+        let started = std::time::Instant::now();
+        let embedded = embed_spans(&pool, &cfg).await;
+        lock.release().await?;
+        let embedded = embedded?;
+        if embedded > 0 {
+            let loaded = crate::answer::preload_span_vectors(&pool, &models).await?;
+            tracing::info!(
+                embedded,
+                loaded,
+                seconds = started.elapsed().as_secs_f64(),
+                "clause-span vectors embedded and loaded"
+            );
+        }
+        Ok::<_, AppError>(embedded)
+    };
+    run.await.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
+        0
+    })
 }
 
 /// Progress on stderr, one line that redraws itself, at most every 10 %.

@@ -10,6 +10,7 @@ use tracing::Instrument;
 
 use nyaya::config::Config;
 use nyaya::error::AppError;
+use nyaya::store::StartupLock;
 use nyaya::{ablate, db, evaluate, http, ingest, provision};
 
 #[derive(Debug, Parser)]
@@ -174,6 +175,10 @@ enum Command {
         /// Print the whole answer object as JSON.
         #[arg(long)]
         json: bool,
+        /// For an eligibility question ("Can I become President?"), a fact the question does
+        /// not state, as id=value (`nyaya eligible --list` lists them), e.g. --fact citizen=yes.
+        #[arg(long = "fact", value_name = "ID=VALUE")]
+        facts: Vec<String>,
     },
     /// Rebuild a stored answer's basis from the corpus and check its quotes still match.
     Answer { request_id: String },
@@ -252,9 +257,29 @@ struct Selection {
     /// "dev", "test" or "all".
     split: String,
     paraphrases: Option<nyaya_eval::ParaphraseSet>,
+    /// The shipped golden set (so its eligibility cases go with it).
+    shipped: bool,
 }
 
 impl Selection {
+    /// The shipped eligibility cases of this split (none with a golden file of one's own).
+    fn eligibility_cases(&self) -> Result<Option<Vec<nyaya_eval::EligibilityCase>>, AppError> {
+        if !self.shipped {
+            return Ok(None);
+        }
+        let path = nyaya_eval::default_eligibility_path();
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        let cases = nyaya_eval::eligibility::parse(&text)
+            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))?;
+        Ok(Some(
+            cases
+                .into_iter()
+                .filter(|c| self.split == "all" || c.split.as_str() == self.split)
+                .collect(),
+        ))
+    }
+
     fn paraphrase_groups(&self) -> Vec<&nyaya_eval::Paraphrase> {
         self.paraphrases
             .as_ref()
@@ -336,6 +361,7 @@ impl GoldenArgs {
             cases,
             split,
             paraphrases,
+            shipped,
         })
     }
 }
@@ -652,7 +678,12 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             question,
             mode,
             json,
+            facts,
         } => {
+            let facts = facts
+                .iter()
+                .map(|f| parse_fact(f))
+                .collect::<Result<_, _>>()?;
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, cfg.search_mode)?;
             nyaya::answer::preload_span_vectors(&pool, &models).await?;
@@ -671,6 +702,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 question,
                 history: Vec::new(),
                 mode,
+                facts,
             };
             let r = nyaya::answer::ask(&answerer, req, request_id, None)
                 .instrument(span)
@@ -899,26 +931,23 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             };
             // Replicas started together on an empty database: the first to take the lock
             // ingests, the others wait for it and find the corpus there.
-            let lock = nyaya::store::StartupLock::acquire(&pool).await?;
+            let lock = StartupLock::acquire(&pool, StartupLock::CORPUS).await?;
             if nyaya::store::corpus_info(&pool).await?.is_none() {
                 tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
-                let outcome = ingest::ingest_file(&pool, &cfg, &cfg.default_pdf).await?;
+                let outcome = ingest::ingest_corpus(&pool, &cfg, &cfg.default_pdf).await?;
                 if !outcome.complete {
                     return Err(AppError::Incomplete {
                         missing: outcome.summary.missing,
                         duplicates: outcome.summary.duplicates,
                     });
                 }
-            } else if models.embedder.is_some() && !cfg.no_embed {
-                // A database ingested before span vectors existed gets them now (a no-op
-                // when every span has one); answers work meanwhile either way.
-                if let Err(e) = ingest::embed_spans(&pool, &cfg).await {
-                    tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
-                }
             }
             lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
             tracing::info!(spans, "clause-span vectors loaded");
+            if models.embedder.is_some() && !cfg.no_embed {
+                tokio::spawn(ingest::span_pass(pool.clone(), cfg.clone(), models.clone()));
+            }
             let llm = cfg.llm_client()?;
             if let Some(l) = &llm {
                 tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
@@ -963,6 +992,21 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `--fact id=value`: yes/no or a number.
+fn parse_fact(f: &str) -> Result<(String, nyaya::eligibility::FactValue), AppError> {
+    use nyaya::eligibility::FactValue;
+    let (k, v) = f
+        .split_once('=')
+        .ok_or_else(|| AppError::BadRequest(format!("--fact {f:?}: expected id=value")))?;
+    let value = match parse_yes_no(v) {
+        Ok(b) => FactValue::Bool(b),
+        Err(_) => FactValue::Number(v.trim().parse().map_err(|_| {
+            AppError::BadRequest(format!("--fact {f:?}: the value is yes, no or a number"))
+        })?),
+    };
+    Ok((k.trim().to_string(), value))
 }
 
 fn parse_yes_no(s: &str) -> Result<bool, String> {
@@ -1014,16 +1058,8 @@ fn eligible_command(
         facts.insert("citizen".into(), FactValue::Bool(b));
     }
     for f in fact_args {
-        let (k, v) = f
-            .split_once('=')
-            .ok_or_else(|| AppError::BadRequest(format!("--fact {f:?}: expected id=value")))?;
-        let value = match parse_yes_no(v) {
-            Ok(b) => FactValue::Bool(b),
-            Err(_) => FactValue::Number(v.trim().parse().map_err(|_| {
-                AppError::BadRequest(format!("--fact {f:?}: the value is yes, no or a number"))
-            })?),
-        };
-        facts.insert(k.trim().to_string(), value);
+        let (k, v) = parse_fact(&f)?;
+        facts.insert(k, v);
     }
     eligibility::check_facts(c, &facts).map_err(AppError::BadRequest)?;
     let v = eligibility::check(c, o, &facts);
@@ -1105,21 +1141,29 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             let first = evaluate::paraphrase_firsts_answers(&answerer, &groups, &outcomes).await?;
             Some(ParaphraseCard::new(&groups, cases, &first))
         };
-        Some((card, para, outcomes))
+        // The eligibility cases of the same split, with the shipped golden set only.
+        let eligibility = match sel.eligibility_cases()? {
+            Some(cases) => Some(evaluate::evaluate_eligibility(&answerer, &cases).await?),
+            None => None,
+        };
+        Some((card, para, outcomes, eligibility))
     } else {
         None
     };
     if let Some(path) = &args.dump {
         let outcomes = answers
             .as_ref()
-            .map(|(_, _, o)| o.as_slice())
+            .map(|(_, _, o, _)| o.as_slice())
             .unwrap_or(&[]);
         let text = evaluate::dump_lines(cases, &ev, outcomes);
         std::fs::write(path, text)
             .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
         eprintln!("dump: {}", path.display());
     }
-    let answers = answers.map(|(card, para, _)| (card, para));
+    let (answers, eligibility) = match answers {
+        Some((card, para, _, e)) => (Some((card, para)), e),
+        None => (None, None),
+    };
 
     let card = &ev.scorecard;
     let mut flat = card.flat();
@@ -1131,6 +1175,9 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         if let Some(p) = p {
             flat.extend(p.flat("answers"));
         }
+    }
+    if let Some(e) = &eligibility {
+        flat.extend(e.flat());
     }
     let split = &sel.split;
     if args.json {
@@ -1144,6 +1191,9 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
                 v["answers"]["paraphrase_consistency"] = serde_json::json!(p.consistency);
                 v["answers"]["paraphrases"] = serde_json::to_value(p).unwrap_or_default();
             }
+        }
+        if let Some(e) = &eligibility {
+            v["eligibility"] = serde_json::to_value(e).unwrap_or_default();
         }
         println!("{v}");
     } else {
@@ -1171,6 +1221,9 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             if let Some(p) = p {
                 print!("{}", p.render("answers' first citation"));
             }
+        }
+        if let Some(e) = &eligibility {
+            print!("{}", e.render());
         }
     }
     if args.report {

@@ -61,28 +61,33 @@ pub struct NewCorpus<'a> {
     pub pdf: &'a [u8],
 }
 
-/// A session-level advisory lock held while a server checks for, and if need be ingests, the
-/// corpus at start-up, so that replicas started together on an empty database ingest once.
-/// (The ingest transaction's own lock only keeps two ingests from both storing; this one keeps
-/// the second from parsing and embedding at all.)
-pub struct StartupLock(sqlx::pool::PoolConnection<Postgres>);
-
-const STARTUP_LOCK_KEY: i64 = 7262432;
+/// A session-level advisory lock, so that replicas started together on an empty database do
+/// the start-up work once: [`StartupLock::CORPUS`] is held while a server checks for, and if need
+/// be ingests, the corpus (the ingest transaction's own lock only keeps two ingests from both
+/// storing; this one keeps the second from parsing and embedding at all);
+/// [`StartupLock::SPANS`] while one embeds the clause spans after it started serving.
+pub struct StartupLock {
+    conn: sqlx::pool::PoolConnection<Postgres>,
+    key: i64,
+}
 
 impl StartupLock {
-    pub async fn acquire(pool: &PgPool) -> AppResult<StartupLock> {
+    pub const CORPUS: i64 = 7262432;
+    pub const SPANS: i64 = 7262433;
+
+    pub async fn acquire(pool: &PgPool, key: i64) -> AppResult<StartupLock> {
         let mut conn = pool.acquire().await?;
         sqlx::query("SELECT pg_advisory_lock($1)")
-            .bind(STARTUP_LOCK_KEY)
+            .bind(key)
             .execute(&mut *conn)
             .await?;
-        Ok(StartupLock(conn))
+        Ok(StartupLock { conn, key })
     }
 
     pub async fn release(mut self) -> AppResult<()> {
         sqlx::query("SELECT pg_advisory_unlock($1)")
-            .bind(STARTUP_LOCK_KEY)
-            .execute(&mut *self.0)
+            .bind(self.key)
+            .execute(&mut *self.conn)
             .await?;
         Ok(())
     }

@@ -74,6 +74,7 @@ async fn ask(a: &Answerer, q: &str, mode: AnswerMode, id: &str) -> AskResponse {
         question: q.into(),
         history: Vec::new(),
         mode: Some(mode),
+        facts: Default::default(),
     };
     answer::ask(a, req, id.into(), None).await.unwrap()
 }
@@ -357,6 +358,185 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     assert!(p.answers >= 10, "{p:?}");
     let (status, _) = common::get(&app, "/v1/answers/client-id-42").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// "Can I hold this office?" goes to the eligibility checker: the verdict leads, every
+/// criterion is quoted verbatim from its clause, a form's facts re-ask, and the audit keeps the
+/// verdict and an age band, never the age. The four examples, through the pipeline.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn eligibility_questions_get_a_verdict_quoted_from_the_text(pool: PgPool) {
+    // The checker needs the text, not vectors.
+    nyaya::ingest::ingest_file(&pool, &common::config(&pool), &common::real_pdf())
+        .await
+        .unwrap();
+    let a = answerer(&pool, None);
+    let verdict = |r: &AskResponse| {
+        serde_json::to_value(r.eligibility.as_ref().expect("an eligibility answer")).unwrap()
+    };
+
+    let r = ask(
+        &a,
+        "Can I become President at 30?",
+        AnswerMode::Extractive,
+        "el-1",
+    )
+    .await;
+    assert_eq!(r.route.as_str(), "eligibility");
+    let v = verdict(&r);
+    assert_eq!(v["verdict"], "not_eligible", "{v}");
+    assert_eq!(v["failing"], json!(["age"]));
+    assert!(r.answer.starts_with("Not eligible"), "{}", r.answer);
+    let first = &r.citations[0];
+    assert_eq!(
+        (first.ref_id.as_str(), first.clause.as_deref()),
+        ("58", Some("(1)(b)"))
+    );
+    assert!(
+        first
+            .quote
+            .contains("has completed the age of thirty-five years"),
+        "{}",
+        first.quote
+    );
+    for c in &r.citations {
+        let text = provision_text(&pool, &c.ref_id).await;
+        assert!(
+            answer::quote::is_verbatim(&c.quote, &text),
+            "{} {:?}: {}",
+            c.ref_id,
+            c.clause,
+            c.quote
+        );
+    }
+    // Each criterion points at the citation that quotes it.
+    for c in v["criteria"].as_array().unwrap() {
+        let n = c["citation"].as_u64().expect("cited") as usize;
+        assert!(r.citations.iter().any(|x| x.n == n), "{c}");
+    }
+    assert!(r.retrieval.retrieved.contains(&"58".to_string()));
+
+    let r = ask(
+        &a,
+        "Can I become President? I am 40.",
+        AnswerMode::Extractive,
+        "el-2",
+    )
+    .await;
+    let v = verdict(&r);
+    assert_eq!(v["verdict"], "need_more_info", "{v}");
+    let asked: Vec<&str> = v["missing_facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(asked[0], "citizen", "{asked:?}");
+    assert!(asked.contains(&"holds_office_of_profit"), "{asked:?}");
+    assert!(!asked.contains(&"age"), "the question gave the age");
+
+    // The form's answers re-ask: every fact known, nothing fails.
+    let mut facts = nyaya::eligibility::Facts::new();
+    for id in asked {
+        facts.insert(
+            id.to_string(),
+            nyaya::eligibility::FactValue::Bool(id == "citizen"),
+        );
+    }
+    let req = AskRequest {
+        question: "Can I become President? I am 40.".into(),
+        history: Vec::new(),
+        mode: None,
+        facts,
+    };
+    let r = answer::ask(&a, req, "el-3".into(), None).await.unwrap();
+    let v = verdict(&r);
+    assert_eq!(v["verdict"], "likely_eligible", "{v}");
+    assert!(r.answer.starts_with("Likely eligible"), "{}", r.answer);
+    assert!(r.answer.contains("never more than \"likely eligible\""));
+
+    let r = ask(
+        &a,
+        "I'm 23, can I be a panchayat member?",
+        AnswerMode::Extractive,
+        "el-4",
+    )
+    .await;
+    let v = verdict(&r);
+    assert_ne!(v["verdict"], "not_eligible", "{v}");
+    assert!(
+        r.citations
+            .iter()
+            .any(|c| c.ref_id == "243F" && c.quote.contains("twenty-one years")),
+        "{:?}",
+        r.citations
+    );
+
+    let r = ask(
+        &a,
+        "I have practised as an advocate in a High Court for 8 years; can I become a High Court judge?",
+        AnswerMode::Extractive,
+        "el-5",
+    )
+    .await;
+    let v = verdict(&r);
+    assert!(
+        v["verdict"] == "need_more_info" || v["verdict"] == "not_eligible",
+        "{v}"
+    );
+    assert!(cited(&r).contains(&"217"));
+
+    // Not about holding an office oneself: the ordinary answer.
+    let r = ask(
+        &a,
+        "Who can become President?",
+        AnswerMode::Extractive,
+        "el-6",
+    )
+    .await;
+    assert_ne!(r.route.as_str(), "eligibility");
+    assert!(r.eligibility.is_none());
+
+    // The audit: the verdict and an age band; the question's numbers are not kept.
+    let rebuilt = answer::audit::reconstruct(&pool, "el-1")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(rebuilt.all_quotes_match);
+    assert_eq!(rebuilt.question, "Can I become President at [number]?");
+    let record = rebuilt.eligibility.expect("eligibility record");
+    assert_eq!(record["verdict"], "not_eligible");
+    assert_eq!(record["age_band"], "30-34");
+    let stored: Vec<String> = sqlx::query_scalar(
+        "SELECT question_scrubbed || coalesce(eligibility::text, '') FROM answers WHERE route = 'eligibility'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(stored.len(), 5);
+    for row in &stored {
+        assert!(
+            !row.contains(" 30")
+                && !row.contains(" 40")
+                && !row.contains(" 23")
+                && !row.contains(" 8 "),
+            "{row}"
+        );
+    }
+
+    // A fact the checker does not know is a typed 400, before any work.
+    let app = common::app(&pool);
+    let (status, body) = common::post_raw(
+        &app,
+        "/v1/ask",
+        &json!({"question": "Can I become President?", "facts": {"shoe_size": 9}}).to_string(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let err = common::expect_error(&body, "bad_request");
+    assert!(
+        err["message"].as_str().unwrap().contains("shoe_size"),
+        "{body}"
+    );
 }
 
 fn client(primary: &FakeLlm, fallback: &FakeLlm) -> Arc<LlmClient> {

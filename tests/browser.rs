@@ -1,6 +1,7 @@
 //! The chat page in a real browser: Debian's headless Chromium, driven over WebDriver, against
 //! the real server (a TCP listener) on a real Postgres with the real corpus. Asks a question,
-//! opens a citation's drawer, asks what the text does not cover, asks with a name and a phone
+//! opens a citation's drawer, asks what the text does not cover, asks whether one can be President
+//! (the verdict, its checklist, and the form for the missing facts that re-asks), asks with a name and a phone
 //! number (stripped before sending), browses and jumps to 21A, and saves a screenshot of each
 //! state (to `NYAYA_SCREENSHOTS`, default `target/screenshots`; `make screenshots` writes them
 //! to `docs/screenshots`).
@@ -176,6 +177,121 @@ async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
     }
     // The server found nothing more to scrub in what the browser sent.
     assert!(stored.contains(&sent), "{sent:?} not in {stored:?}");
+
+    // 3c. "Can I hold this office?": the verdict leads, the criteria show as a checklist with
+    //     chips, and a form asks for exactly the facts still missing, then re-asks with them.
+    let q = b.wait_for("#question", WAIT).await;
+    b.type_into(&q, "Can I become President? I am 40.").await;
+    b.type_into(&q, ENTER).await;
+    b.wait_for("#turn-4[data-state=done]", WAIT).await;
+    let verdict = b.text(&b.wait_for("#turn-4 .verdict", WAIT).await).await;
+    assert!(
+        verdict.contains("More information needed") && verdict.contains("President of India"),
+        "{verdict}"
+    );
+    b.wait_for("#turn-4 .criterion.status-met[data-criterion='age']", WAIT)
+        .await;
+    let asked = b
+        .script(
+            "return [...new Set([...document.querySelectorAll('#turn-4 .facts-form input')].map((i) => i.name))]",
+            json!([]),
+        )
+        .await;
+    assert_eq!(
+        asked,
+        json!([
+            "citizen",
+            "holds_office_of_profit",
+            "unsound_mind",
+            "undischarged_insolvent",
+            "foreign_allegiance",
+            "disqualified_by_law",
+            "disqualified_by_defection"
+        ]),
+        "the form asks for exactly the missing facts, in order (not the age the question gave)"
+    );
+    b.scroll_to(&b.wait_for("#turn-4 .facts-form", WAIT).await)
+        .await;
+    b.screenshot(&shots, "eligibility-form").await;
+    b.click(
+        &b.wait_for("#turn-4 input[name='citizen'][value='yes']", WAIT)
+            .await,
+    )
+    .await;
+    for fact in [
+        "holds_office_of_profit",
+        "unsound_mind",
+        "undischarged_insolvent",
+        "foreign_allegiance",
+        "disqualified_by_law",
+        "disqualified_by_defection",
+    ] {
+        let radio = b
+            .wait_for(&format!("#turn-4 input[name='{fact}'][value='no']"), WAIT)
+            .await;
+        b.click(&radio).await;
+    }
+    b.click(
+        &b.wait_for("#turn-4 .facts-form button[type=submit]", WAIT)
+            .await,
+    )
+    .await;
+    b.wait_for("#turn-5[data-state=done]", WAIT).await;
+    let verdict = b.text(&b.wait_for("#turn-5 .verdict", WAIT).await).await;
+    assert!(verdict.contains("Likely eligible"), "{verdict}");
+    let sent_line = b.text(&b.wait_for("#turn-5 .facts-sent", WAIT).await).await;
+    assert!(
+        sent_line.contains("citizen: yes") && sent_line.contains("age: 40"),
+        "{sent_line}"
+    );
+    assert!(
+        b.find_all("#turn-5 .criterion.status-unknown")
+            .await
+            .is_empty(),
+        "every criterion decided"
+    );
+    assert!(b.find_all("#turn-5 .facts-form").await.is_empty());
+    let sent = b.script("return window.__sent", json!([])).await;
+    let last: serde_json::Value =
+        serde_json::from_str(sent.as_array().unwrap().last().unwrap().as_str().unwrap()).unwrap();
+    assert_eq!(last["facts"]["citizen"], json!(true), "{last}");
+    assert_eq!(last["question"], "Can I become President? I am 40.");
+    // The age criterion's chip opens 58 with the quoted clause highlighted.
+    let chip = b
+        .wait_for("#turn-5 li[data-criterion='age'] button.chip", WAIT)
+        .await;
+    b.scroll_to(&chip).await;
+    b.screenshot(&shots, "eligibility").await;
+    b.click(&chip).await;
+    let mark = b.wait_for("#drawer-text mark.quoted", WAIT).await;
+    let highlighted = b.text(&mark).await;
+    assert!(
+        highlighted.contains("has completed the age of thirty-five years"),
+        "highlighted: {highlighted}"
+    );
+    b.press(ESCAPE).await;
+    b.wait_gone("#drawer", WAIT).await;
+    // The audit keeps the verdict and an age band, not the age.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(WAIT);
+    let rows: Vec<(String, Option<serde_json::Value>)> = loop {
+        let rows: Vec<(String, Option<serde_json::Value>)> = sqlx::query_as(
+            "SELECT question_scrubbed, eligibility FROM answers WHERE route = 'eligibility'",
+        )
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+        if rows.len() == 2 || std::time::Instant::now() > deadline {
+            break rows;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (question, record) in &rows {
+        assert_eq!(question, "Can I become President? I am [number].");
+        let record = record.as_ref().expect("an eligibility record");
+        assert_eq!(record["age_band"], "40-44", "{record}");
+        assert!(!record.to_string().contains("40,"), "{record}");
+    }
 
     // 4. Browse: the table of contents lists 21A; the jump box opens it.
     b.click(&b.wait_for("#browse-toggle", WAIT).await).await;

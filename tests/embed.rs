@@ -124,6 +124,28 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
         "stored and fresh span vectors differ: {cosine}"
     );
 
+    // The pass `nyaya serve` runs after it starts answering embeds only what lacks a vector
+    // and loads the lot into the answer step's cache.
+    sqlx::query("DELETE FROM span_vectors WHERE text LIKE '%President%'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let missing = n_spans - spans().await;
+    assert!(missing > 20, "{missing} spans deleted");
+    let models = nyaya::search::Models {
+        embedder: Some(std::sync::Arc::new(e)),
+        ..Default::default()
+    };
+    let embedded = nyaya::ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
+    assert_eq!(embedded as i64, missing);
+    assert_eq!(spans().await, n_spans);
+    assert_eq!(models.passage_cache.len() as i64, n_spans, "all loaded");
+    assert_eq!(
+        nyaya::ingest::span_pass(pool.clone(), cfg.clone(), models).await,
+        0,
+        "a second pass finds nothing to do"
+    );
+
     // Same file, same model: nothing to do.
     let again = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
         .await

@@ -11,6 +11,8 @@
 //!   and the Markdown report.
 //! - [`answers`]: the answer pipeline's metrics (citation validity, refusals, routes, what a
 //!   reader sees first, citation precision), overall and per category.
+//! - [`eligibility`]: the eligibility golden set (`eval/golden/eligibility.jsonl`) and verdict
+//!   accuracy.
 //! - [`paraphrase`]: the paraphrase suite (`eval/golden/paraphrases.jsonl`) and paraphrase
 //!   consistency.
 //! - [`gates`]: `eval/gates.toml` and `eval/baseline.json`, and the check that fails a run.
@@ -22,6 +24,7 @@
 //! is in the Constitution is checked against the parsed PDF by `tests/evidence.rs`.
 
 pub mod answers;
+pub mod eligibility;
 pub mod gates;
 pub mod golden;
 pub mod metrics;
@@ -29,6 +32,7 @@ pub mod paraphrase;
 pub mod scorecard;
 
 pub use answers::{AnswerCard, AnswerOutcome};
+pub use eligibility::{EligibilityCard, EligibilityCase, EligibilityOutcome};
 pub use gates::{check as check_gates, Baseline, GateResult, Gates, GatesError};
 pub use golden::{
     Category, Evidence, GoldenCase, GoldenError, GoldenSet, LenientNotes, SkippedCase, Split,
@@ -36,6 +40,11 @@ pub use golden::{
 pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};
 pub use paraphrase::{Paraphrase, ParaphraseCard, ParaphraseSet};
 pub use scorecard::{Failure, Scorecard};
+
+/// The eligibility cases shipped with the crate: `eval/golden/eligibility.jsonl`.
+pub fn default_eligibility_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/eligibility.jsonl")
+}
 
 /// The golden set shipped with the crate: `eval/golden/single_turn.jsonl`.
 pub fn default_golden_path() -> std::path::PathBuf {

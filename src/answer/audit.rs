@@ -63,6 +63,8 @@ pub struct CitedSpan {
 pub struct AnswerRecord<'a> {
     pub request_id: &'a str,
     pub question_scrubbed: &'a str,
+    /// An eligibility answer's verdict and criteria (`eligible::audit_record`).
+    pub eligibility: Option<serde_json::Value>,
     pub route: &'a str,
     pub mode: &'a str,
     pub refused: bool,
@@ -80,9 +82,9 @@ pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()>
     sqlx::query(
         "INSERT INTO answers (request_id, question_scrubbed, route, mode, refused, refusal_reason,
                               degraded, llm_used, citations, retrieved_refs, guards,
-                              corpus_edition, corpus_sha256, pipeline_version)
+                              corpus_edition, corpus_sha256, pipeline_version, eligibility)
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-                coalesce(d.edition, ''), coalesce(d.sha256, ''), $12
+                coalesce(d.edition, ''), coalesce(d.sha256, ''), $12, $13
          FROM (SELECT 1) one LEFT JOIN documents d ON d.is_current
          ON CONFLICT (request_id) DO NOTHING",
     )
@@ -98,6 +100,7 @@ pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()>
     .bind(r.retrieved)
     .bind(serde_json::to_value(r.guards).unwrap_or_default())
     .bind(PIPELINE_VERSION)
+    .bind(&r.eligibility)
     .execute(pool)
     .await?;
     Ok(())
@@ -146,6 +149,10 @@ pub struct Reconstruction {
     /// Call attempts made for this request.
     #[schema(value_type = Vec<LlmCallRecord>)]
     pub llm_calls: Vec<serde_json::Value>,
+    /// An eligibility answer's record: office, verdict, each criterion's status, the facts
+    /// asked for and an age band (never the facts stated).
+    #[schema(required, value_type = Option<Object>)]
+    pub eligibility: Option<serde_json::Value>,
 }
 
 /// One LLM call attempt of a stored answer, as `reconstruct` builds it in SQL (this type only
@@ -255,6 +262,7 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
         llm_used: row.get("llm_used"),
         retrieved: row.get("retrieved_refs"),
         guards: row.get("guards"),
+        eligibility: row.get("eligibility"),
         pipeline_version: row.get("pipeline_version"),
         all_quotes_match: citations.iter().all(|c| c.matches),
         citations,

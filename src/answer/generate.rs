@@ -72,9 +72,17 @@ pub fn parse_router_output(
         return Err("router's rewritten_query is empty or runaway".into());
     }
     // The rules still own safety: an out-of-scope verdict by the rules is never overridden.
+    // Nor is their reading of an eligibility question, which the checker answers: the route
+    // needs an office the asker wants to hold, and only the rules find one.
     let rules = route_by_rules(question, history);
-    if matches!(rules.route, Route::OutOfScope | Route::ChitChat) {
+    if matches!(
+        rules.route,
+        Route::OutOfScope | Route::ChitChat | Route::Eligibility
+    ) {
         return Ok(rules);
+    }
+    if route == Route::Eligibility {
+        return Err("router chose eligibility for a question that names no office to hold".into());
     }
     Ok(Routing {
         route,

@@ -14,6 +14,7 @@
 //! 8. Audit row ([`audit`]) and one `llm_calls` row per attempt.
 
 pub mod audit;
+pub mod eligible;
 pub mod extract;
 pub mod generate;
 pub mod guard;
@@ -86,6 +87,12 @@ pub struct AskRequest {
     pub history: Vec<Turn>,
     /// The server's default (`NYAYA_ANSWER_MODE`) when absent.
     pub mode: Option<AnswerMode>,
+    /// For an eligibility question: facts the person stated in a form (ids from
+    /// `GET /v1/eligibility/offices`), overriding what the question's words say. Ignored on
+    /// other routes; never stored.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub facts: crate::eligibility::Facts,
 }
 
 /// One numbered citation: a verbatim quote of a retrieved provision.
@@ -164,6 +171,9 @@ pub struct AskResponse {
     pub supporting: Vec<Supporting>,
     /// For an ambiguous question: readings to choose from.
     pub suggestions: Vec<Suggestion>,
+    /// For an eligibility question: the verdict, criterion by criterion.
+    #[schema(required)]
+    pub eligibility: Option<eligible::EligibilityView>,
     pub mode: AnswerMode,
     pub llm_used: bool,
     /// The LLM answer was asked for but the extractive one is given (see `degraded_reason`).
@@ -226,6 +236,8 @@ pub fn validate(req: &AskRequest, max_chars: usize) -> AppResult<()> {
             "question is {n} characters; the limit is {max_chars}"
         )));
     }
+    crate::eligibility::check_facts(crate::eligibility::Catalogue::builtin(), &req.facts)
+        .map_err(|e| AppError::BadRequest(format!("facts: {e}")))?;
     if req.history.len() > MAX_HISTORY {
         return Err(AppError::BadRequest(format!(
             "history has {} turns; the limit is {MAX_HISTORY}",
@@ -327,8 +339,14 @@ pub async fn ask(
     // The LLM router only sees what the out-of-scope rules let through: an injection attempt
     // or a cricket score never reaches a model, not even the router.
     let llm_router = llm.as_deref().map(generate::LlmRouter);
+    // Nor does an eligibility question: the rules find the office, the checker answers.
+    let eligibility_question = crate::eligibility_text::asked_office(
+        crate::eligibility::Catalogue::builtin(),
+        &run.question,
+    )
+    .is_some();
     let router: &dyn QuestionRouter = match &llm_router {
-        Some(r) if crate::scope::check(&run.question).in_scope() => r,
+        Some(r) if crate::scope::check(&run.question).in_scope() && !eligibility_question => r,
         _ => &RulesRouter,
     };
     let (routing, attempts) = router.route(&run.question, &history).await;
@@ -357,6 +375,7 @@ pub async fn ask(
             let response = response(&run, routing, reply, Vec::new(), Vec::new(), None);
             return finish_with(&mut run, response, Vec::new()).await;
         }
+        Route::Eligibility => return answer_eligibility(&mut run, routing, &req.facts).await,
         _ => {}
     }
 
@@ -520,6 +539,43 @@ pub async fn ask(
     response.degraded_reason = degraded_reason;
     response.guards = guards;
     finish_with(&mut run, response, retrieved).await
+}
+
+/// The eligibility route: the checker's verdict over the question's facts and the form's,
+/// each criterion quoted from its clause. No retrieval: the criteria name their provisions,
+/// and those are what the citations may point at.
+async fn answer_eligibility(
+    run: &mut Run<'_>,
+    routing: Routing,
+    sent: &crate::eligibility::Facts,
+) -> AppResult<AskResponse> {
+    let t = Instant::now();
+    let catalogue = crate::eligibility::Catalogue::builtin();
+    let Some(office) = crate::eligibility_text::asked_office(catalogue, &run.question) else {
+        return finish_refusal(
+            run,
+            routing,
+            "the question names no office the checker knows".into(),
+            None,
+            Vec::new(),
+        )
+        .await;
+    };
+    let facts = eligible::merged_facts(&run.question, sent);
+    let (view, citations) = eligible::check_and_cite(&run.a.pool, office, facts).await?;
+    run.timings.quote = ms(t);
+    run.emit(AskEvent::Citations(citations.clone()));
+    let retrieved: Vec<String> = citations.iter().fold(Vec::new(), |mut acc, c| {
+        if !acc.contains(&c.ref_id) {
+            acc.push(c.ref_id.clone());
+        }
+        acc
+    });
+    let text = eligible::render(&view, &citations);
+    let mut r = response(run, routing, text, citations, Vec::new(), None);
+    r.retrieval.retrieved = retrieved.clone();
+    r.eligibility = Some(view);
+    finish_with(run, r, retrieved).await
 }
 
 /// One search per part for a multi-part question (at most [`router::MAX_SUB_QUESTIONS`],
@@ -961,6 +1017,7 @@ fn response(
         citations,
         supporting,
         suggestions: Vec::new(),
+        eligibility: None,
         mode: run.mode,
         llm_used: run.llm_used,
         degraded: false,
@@ -1014,11 +1071,21 @@ async fn finish_with(
             quote_sha256: quote::sha256(&c.quote),
         })
         .collect();
+    // On the eligibility route the question's numbers are the person's age and years: the
+    // audit keeps neither, only the verdict and an age band.
+    let (question, eligibility) = match &response.eligibility {
+        Some(v) => (
+            eligible::audit_question(&run.question),
+            Some(eligible::audit_record(v)),
+        ),
+        None => (run.question.clone(), None),
+    };
     audit::record_answer(
         &run.a.pool,
         &audit::AnswerRecord {
             request_id: &run.request_id,
-            question_scrubbed: &run.question,
+            question_scrubbed: &question,
+            eligibility,
             route: response.route.as_str(),
             mode: run.mode.as_str(),
             refused: response.refused,

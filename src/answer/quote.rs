@@ -28,6 +28,30 @@ pub fn is_verbatim(quote: &str, text: &str) -> bool {
     !q.is_empty() && fold_typography(&normalise(text)).contains(&q)
 }
 
+/// Where `phrase` sits in `text`, as char offsets of `text`, matching as [`is_verbatim`] does
+/// (whitespace runs are one space; typographic marks fold). The first occurrence.
+pub fn locate(text: &str, phrase: &str) -> Option<(usize, usize)> {
+    let want: Vec<char> = fold_typography(&normalise(phrase)).chars().collect();
+    if want.is_empty() {
+        return None;
+    }
+    // The text normalised char by char, remembering each kept char's offset in `text`.
+    let mut kept: Vec<(char, usize)> = Vec::new();
+    for (i, c) in fold_typography(text).chars().enumerate() {
+        if c.is_whitespace() {
+            if kept.last().is_some_and(|(k, _)| *k != ' ') {
+                kept.push((' ', i));
+            }
+        } else {
+            kept.push((c, i));
+        }
+    }
+    let at = kept
+        .windows(want.len())
+        .position(|w| w.iter().map(|(c, _)| *c).eq(want.iter().copied()))?;
+    Some((kept[at].1, kept[at + want.len() - 1].1 + 1))
+}
+
 /// The hex sha256 of a quote's normalised form: what the audit stores instead of the quote.
 pub fn sha256(quote: &str) -> String {
     hex::encode(Sha256::digest(normalise(quote).as_bytes()))
@@ -86,6 +110,18 @@ mod tests {
         assert!(s.ends_with("informed,"), "{s}");
         let (s, cut) = shorten("short", 70);
         assert_eq!((s.as_str(), cut), ("short", false));
+    }
+
+    #[test]
+    fn locate_finds_char_offsets_across_line_breaks() {
+        let (s, e) = locate(TEXT, "detained in custody without").unwrap();
+        let found: String = TEXT.chars().skip(s).take(e - s).collect();
+        assert_eq!(found, "detained in custody\nwithout");
+        assert_eq!(locate(TEXT, "not there"), None);
+        assert_eq!(locate(TEXT, "  "), None);
+        let t = "“ré” a  b";
+        let (s, e) = locate(t, "\"ré\" a b").unwrap();
+        assert_eq!((s, e), (0, t.chars().count()));
     }
 
     #[test]

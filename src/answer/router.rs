@@ -30,6 +30,9 @@ pub enum Route {
     MultiPart,
     /// Not answerable from the Constitution's text (or an injection attempt): refused.
     OutOfScope,
+    /// The asker wants to know whether they can hold an office ("Can I become President at
+    /// 30?"): answered by the eligibility checker, criterion by criterion, not by retrieval.
+    Eligibility,
     /// Greetings and small talk: a short canned reply.
     ChitChat,
     /// Too vague to answer well: a clarifying question with suggestions.
@@ -37,11 +40,12 @@ pub enum Route {
 }
 
 impl Route {
-    pub const ALL: [Route; 7] = [
+    pub const ALL: [Route; 8] = [
         Route::ArticleLookup,
         Route::Simple,
         Route::Conceptual,
         Route::MultiPart,
+        Route::Eligibility,
         Route::OutOfScope,
         Route::ChitChat,
         Route::Ambiguous,
@@ -53,6 +57,7 @@ impl Route {
             Route::Simple => "simple",
             Route::Conceptual => "conceptual",
             Route::MultiPart => "multi_part",
+            Route::Eligibility => "eligibility",
             Route::OutOfScope => "out_of_scope",
             Route::ChitChat => "chit_chat",
             Route::Ambiguous => "ambiguous",
@@ -257,13 +262,25 @@ pub fn route_by_rules(question: &str, history: &[Turn]) -> Routing {
         out_of_scope: None,
         router: "rules",
     };
-    if let Some(class) = scope::check(question).verdict {
+    let asks_eligibility =
+        crate::eligibility_text::asked_office(crate::eligibility::Catalogue::builtin(), question)
+            .is_some();
+    // "I was disqualified under the RP Act; can I become an MLC?" names another law as a fact
+    // about the asker: the eligibility question stands. Every other out-of-scope class wins.
+    if let Some(class) = scope::check(question)
+        .verdict
+        .filter(|c| !(asks_eligibility && *c == OutOfScope::OtherLaw))
+    {
         routing.route = if class == OutOfScope::ChitChat {
             Route::ChitChat
         } else {
             Route::OutOfScope
         };
         routing.out_of_scope = Some(class);
+        return routing;
+    }
+    if asks_eligibility {
+        routing.route = Route::Eligibility;
         return routing;
     }
     for (r, _) in find_refs(question) {
@@ -343,6 +360,8 @@ mod tests {
             assert_eq!(route(vague), Route::Ambiguous, "{vague}");
         }
         assert_eq!(route("right to education"), Route::Simple);
+        assert_eq!(route("Can I become President at 30?"), Route::Eligibility);
+        assert_eq!(route("Who can become President?"), Route::Simple);
     }
 
     #[test]

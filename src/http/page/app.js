@@ -286,7 +286,7 @@
       prime minister ministers governor lieutenant lt administrator speaker deputy chairman
       chairperson attorney advocate advocate-general solicitor comptroller auditor cag commissioner
       judge judges justice magistrate collector tehsildar sarpanch pradhan panch mukhiya mayor
-      councillor corporator mp mla mlc cm pm cji ias ips ifs irs pcs ssc upsc psc mps mlas legislator
+      councillor corporator mp mla mlc cm pm cji hc puisne district sessions ias ips ifs irs pcs ssc upsc psc mps mlas legislator
       senator parliamentarian police policeman constable inspector soldier army navy air force defence
       jawan sepoy ex serviceman government govt central union state states centre public private civil
       registrar secretary election commission parliament lok rajya sabha vidhan parishad legislative
@@ -699,7 +699,11 @@
     $('#log').setAttribute('aria-busy', String(busy));
   }
 
-  async function ask(typed) {
+  /**
+   * Asks a question. `facts` are an eligibility form's answers (fact id → true/false/number),
+   * sent beside the question; they are not part of the question text.
+   */
+  async function ask(typed, facts) {
     if (state.busy) return;
     showView('chat');
     const intro = $('#intro');
@@ -707,9 +711,10 @@
 
     // Only the scrubbed question leaves the browser (and is shown, kept as history, retried).
     const { text: question, removed } = scrubber.scrub(typed);
-    const turn = createTurn(question, scrubber.notice(removed));
+    const turn = createTurn(question, scrubber.notice(removed), facts);
     setBusy(true);
     const body = { question, history: state.history.slice(-MAX_HISTORY) };
+    if (facts && Object.keys(facts).length) body.facts = facts;
     const mode = $('#mode').value;
     if (mode) body.mode = mode;
 
@@ -733,7 +738,7 @@
   // ---------------------------------------------------------------------------------------
   // Turns.
 
-  function createTurn(question, scrubNotice) {
+  function createTurn(question, scrubNotice, facts) {
     const id = 'turn-' + (++state.turnSeq);
     const status = el('p', { class: 'status', text: 'Reading your question…' });
     const answer = el('div', { class: 'answer' }, status);
@@ -742,6 +747,9 @@
         el('span', { class: 'sr-only', text: 'You asked: ' }),
         el('p', { id: id + '-q', text: question })),
       scrubNotice ? el('p', { class: 'scrub-notice', text: scrubNotice }) : null,
+      facts && Object.keys(facts).length
+        ? el('p', { class: 'facts-sent', text: 'With your answers: ' + factsText(facts) })
+        : null,
       answer);
     turnData.set(turn, { citations: [], answer, status, question });
     $('#log').append(turn);
@@ -783,6 +791,8 @@
         return 'Checking whether the text covers this…';
       case 'chit_chat':
         return 'Replying…';
+      case 'eligibility':
+        return 'Checking the qualifications the text sets for this office…';
       default:
         return 'Searching the text of the Constitution…';
     }
@@ -804,7 +814,8 @@
           'A written summary was asked for but is not available' +
           (r.degraded_reason ? ': ' + r.degraded_reason : '') + '. The passages below are the exact text.'));
       }
-      renderAnswerBody(answer, r);
+      if (r.eligibility) renderEligibility(answer, r, t.question);
+      else renderAnswerBody(answer, r);
       renderSuggestions(answer, r);
       // For an ambiguous question the readings belong right under the question back to the
       // user, before the closest match's quote.
@@ -888,6 +899,107 @@
     if (!answer.childNodes.length) {
       answer.append(el('p', { class: 'muted', text: 'The server returned an empty answer.' }));
     }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Eligibility: the verdict, the criteria as a checklist with their quotes, and a form that
+  // asks for exactly the facts the checker still needs.
+
+  const VERDICTS = {
+    not_eligible: { title: 'Not eligible', icon: '✗' },
+    need_more_info: { title: 'More information needed', icon: '?' },
+    likely_eligible: { title: 'Likely eligible', icon: '✓' },
+  };
+  const STATUSES = {
+    not_met: { icon: '✗', label: 'Not met' },
+    unknown: { icon: '?', label: 'Not known yet' },
+    met: { icon: '✓', label: 'Met' },
+    note: { icon: '•', label: 'Note' },
+  };
+
+  function factsText(facts) {
+    return Object.entries(facts)
+      .map(([k, v]) => k.replace(/_/g, ' ') + ': ' + (v === true ? 'yes' : v === false ? 'no' : v))
+      .join(', ');
+  }
+
+  function renderEligibility(answer, r, question) {
+    const e = r.eligibility;
+    const citations = r.citations || [];
+    const v = VERDICTS[e.verdict] || { title: e.verdict, icon: '' };
+    const lead = (r.answer || '').split(/\n\s*\n/)[0] || '';
+    answer.append(el('section', { class: 'verdict verdict-' + e.verdict, 'aria-label': 'Verdict' },
+      el('h3', { class: 'verdict-title' },
+        el('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: v.icon }), ' ',
+        v.title + ' — ' + e.office_name),
+      el('p', {}, withChips(capitalise(lead.replace(/^[^:]*:\s*/, '')), citations))));
+
+    if (e.verdict === 'need_more_info' && e.missing_facts.length) {
+      answer.append(factsForm(e, question));
+    }
+
+    const list = el('ul', { class: 'checklist', 'aria-label': 'What the text requires' },
+      e.criteria.map((c) => {
+        const st = STATUSES[c.status] || { icon: '', label: c.status };
+        const cite = citations.find((x) => x.n === c.citation);
+        // The checker names facts by id ("holds_office_of_profit: no"); shown as words.
+        const detail = c.status === 'unknown' ? '' : c.detail.replace(/_/g, ' ');
+        return el('li', { class: 'criterion status-' + c.status, 'data-criterion': c.id },
+          el('span', { class: 'criterion-icon', 'aria-hidden': 'true', text: st.icon }),
+          el('span', { class: 'sr-only', text: st.label + ': ' }),
+          el('div', { class: 'criterion-body' },
+            el('p', { class: 'criterion-quote' }, cite ? chip(cite) : null, ' “' + c.quote + '”'),
+            detail ? el('p', { class: 'criterion-detail', text: detail }) : null));
+      }));
+    answer.append(el('h4', { class: 'checklist-heading', text: 'What the text requires' }), list);
+    answer.append(el('p', { class: 'eligibility-note muted', text: e.note }));
+    if (citations.length) {
+      answer.append(el('details', { class: 'eligibility-quotes' },
+        el('summary', { text: 'The clauses quoted (' + citations.length + ')' }),
+        el('div', { class: 'quotes' }, citations.map((c) => quoteCard(c)))));
+    }
+  }
+
+  /** A form for the missing facts; submitting re-asks the question with every fact known. */
+  let formSeq = 0;
+  function factsForm(e, question) {
+    const seq = ++formSeq;
+    const fields = e.missing_facts.map((f) => {
+      const id = 'fact-' + seq + '-' + f.id;
+      if (f.kind === 'number') {
+        return el('div', { class: 'fact-field' },
+          el('label', { for: id, text: f.question }),
+          el('input', { id, name: f.id, type: 'number', min: '0', max: '150', step: '1', inputmode: 'numeric' }));
+      }
+      return el('fieldset', { class: 'fact-field' },
+        el('legend', { text: f.question }),
+        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'yes' }), ' Yes'),
+        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'no' }), ' No'));
+    });
+    const error = el('p', { class: 'form-error', role: 'alert' });
+    const form = el('form', { class: 'facts-form', 'aria-label': 'Facts to finish the check' },
+      el('h4', { text: 'To finish the check, answer these' }),
+      el('p', { class: 'muted', text: 'Your answers are sent with the question and used for this check only; they are not stored.' }),
+      ...fields,
+      error,
+      el('button', { type: 'submit', class: 'btn btn-primary', text: 'Check again' }));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const facts = Object.assign({}, e.facts);
+      let answered = 0;
+      for (const f of e.missing_facts) {
+        if (f.kind === 'number') {
+          const input = form.querySelector('input[name="' + f.id + '"]');
+          if (input.value !== '') { facts[f.id] = Number(input.value); answered++; }
+        } else {
+          const picked = form.querySelector('input[name="' + f.id + '"]:checked');
+          if (picked) { facts[f.id] = picked.value === 'yes'; answered++; }
+        }
+      }
+      if (!answered) { error.textContent = 'Answer at least one question.'; return; }
+      ask(question, facts);
+    });
+    return form;
   }
 
   /** One paragraph (or list, for LLM bullet lines) with chips for its markers. */
