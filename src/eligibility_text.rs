@@ -398,9 +398,11 @@ pub fn facts_in(question: &str) -> Facts {
         if facts.contains_key(*fact) {
             continue;
         }
+        // Years of a career: a figure beyond a working life is not a statement of one.
         if let Some(n) = re
             .captures(question)
             .and_then(|c| number(c.get(1)?.as_str()))
+            .filter(|n| (0.0..=80.0).contains(n))
         {
             facts.insert((*fact).into(), FactValue::Number(n));
         }

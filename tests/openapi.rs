@@ -535,6 +535,7 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
         "hello!",
         "property?",
         "Article 21 guarantees free Wi-Fi to every citizen, right?",
+        "Can I become President at 30?",
     ] {
         let r = c.post(&app, "/v1/ask", json!({"question": q}), ok).await;
         routes.insert(r["route"].as_str().unwrap().to_string());

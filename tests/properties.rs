@@ -35,6 +35,12 @@ fn question_like() -> impl Strategy<Value = String> {
         Just("\u{200d}".to_string()),
         Just("ǅ".to_string()),
         "[0-9]{1,14}",
+        Just("Can I become President at ".to_string()),
+        Just("I'm 23, can I be a panchayat member".to_string()),
+        Just("I hold no office of profit".to_string()),
+        Just(" not ".to_string()),
+        Just("for 8 years".to_string()),
+        Just("practised for 999 years".to_string()),
     ];
     prop::collection::vec(piece, 0..30).prop_map(|v| v.concat())
 }
@@ -78,6 +84,15 @@ proptest! {
         let _ = nyaya::scope::check(&s);
         let _ = Glossary::builtin().expand(&s);
         prop_assert!(routing.refs.iter().all(|r| !r.is_empty()));
+    }
+
+    #[test]
+    fn eligibility_reading_never_panics_and_reads_only_known_facts(s in text()) {
+        let c = nyaya::eligibility::Catalogue::builtin();
+        let reading = nyaya::eligibility_text::read(c, &s);
+        let _ = nyaya::eligibility_text::asked_office(c, &s);
+        prop_assert!(nyaya::eligibility::check_facts(c, &reading.facts).is_ok(), "{:?}", reading.facts);
+        let _ = nyaya::answer::eligible::audit_question(&s);
     }
 
     #[test]
