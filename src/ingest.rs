@@ -219,15 +219,15 @@ pub async fn span_pass(pool: PgPool, cfg: Config, models: crate::search::Models)
         let embedded = embed_spans(&pool, &cfg).await;
         lock.release().await?;
         let embedded = embedded?;
-        if embedded > 0 {
-            let loaded = crate::answer::preload_span_vectors(&pool, &models).await?;
-            tracing::info!(
-                embedded,
-                loaded,
-                seconds = started.elapsed().as_secs_f64(),
-                "clause-span vectors embedded and loaded"
-            );
-        }
+        // Loaded even when this process embedded nothing: a replica that started before
+        // another finished the pass holds none of them yet.
+        let loaded = crate::answer::preload_span_vectors(&pool, &models).await?;
+        tracing::info!(
+            embedded,
+            loaded,
+            seconds = started.elapsed().as_secs_f64(),
+            "clause-span vectors embedded and loaded"
+        );
         Ok::<_, AppError>(embedded)
     };
     run.await.unwrap_or_else(|e| {

@@ -145,6 +145,17 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
         0,
         "a second pass finds nothing to do"
     );
+    // A replica that started before another replica's pass finished holds no span vectors;
+    // its own pass embeds nothing and still loads them all.
+    let late = nyaya::search::Models {
+        embedder: common::embedder(),
+        ..Default::default()
+    };
+    assert_eq!(
+        nyaya::ingest::span_pass(pool.clone(), cfg.clone(), late.clone()).await,
+        0
+    );
+    assert_eq!(late.passage_cache.len() as i64, n_spans);
 
     // Same file, same model: nothing to do.
     let again = nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
