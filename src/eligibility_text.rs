@@ -87,101 +87,51 @@ pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> 
     best.map(|(o, _, _)| o)
 }
 
+/// The reader's words (`[reader]` in `data/eligibility.toml`).
+#[derive(Debug, serde::Deserialize)]
+struct ReaderWords {
+    intent: Vec<String>,
+    participles: Vec<String>,
+    passive: Vec<String>,
+    other_action: Vec<String>,
+    first_person: Vec<String>,
+    other_person: Vec<String>,
+    hinglish_verbs: Vec<String>,
+    hinglish_self: Vec<String>,
+    texting: BTreeMap<String, String>,
+}
+
+fn reader() -> &'static ReaderWords {
+    #[derive(serde::Deserialize)]
+    struct File {
+        reader: ReaderWords,
+    }
+    static W: LazyLock<ReaderWords> = LazyLock::new(|| {
+        toml::from_str::<File>(include_str!("../data/eligibility.toml"))
+            .expect("data/eligibility.toml has a valid [reader] (a unit test checks it)")
+            .reader
+    });
+    &W
+}
+
+fn has(list: &[String], w: &str) -> bool {
+    list.iter().any(|x| x == w)
+}
+
 /// Texting spellings read as the words they stand for ("cud i b mla").
 fn texting(w: &str) -> &str {
-    match w {
-        "b" => "be",
-        "cud" | "cld" => "could",
-        "cn" => "can",
-        "becum" | "becom" | "bcome" => "become",
-        "eligble" | "eligable" | "elegible" => "eligible",
-        "corporater" => "corporator",
-        "mai" | "mein" | "main" => "main",
-        other => other,
-    }
+    reader().texting.get(w).map(String::as_str).unwrap_or(w)
 }
 
 /// A word of becoming within seven words before an office name, nothing that is another action
 /// between, said by the asker.
 fn intends(before: &[String]) -> bool {
-    const INTENT: &[&str] = &[
-        "become",
-        "be",
-        "contest",
-        "contesting",
-        "stand",
-        "run",
-        "fight",
-        "hold",
-        "eligible",
-        "qualified",
-        "qualify",
-        "appointed",
-        "appoint",
-        "elected",
-        "elect",
-        "join",
-        "joining",
-        "apply",
-        "serve",
-        "serving",
-        "becoming",
-        "sworn",
-        "nominated",
-        "nominate",
-        "elevated",
-        "make",
-        "made",
-        "makes",
-        "pick",
-        "picked",
-        "picks",
-        "select",
-        "selected",
-        "selects",
-        "chosen",
-        "appoints",
-        "nominates",
-        "elects",
-        "go",
-        "get",
-        "enter",
-        "sit",
-        "field",
-    ];
-    // Actions that make the office something other than what the asker would hold.
-    const OTHER_ACTION: &[&str] = &[
-        "arrested",
-        "arrest",
-        "removed",
-        "remove",
-        "sue",
-        "sued",
-        "impeach",
-        "impeached",
-        "paid",
-        "salary",
-        "complain",
-        "complaint",
-        "write",
-        "meet",
-        "challenge",
-        "petition",
-        "vote",
-        "voted",
-        "pardon",
-        "pardoned",
-        "dismissed",
-        "dismiss",
-        "summoned",
-        "punished",
-        "against",
-    ];
+    let r = reader();
     let start = before.len().saturating_sub(7);
     let Some(verb) = (start..before.len()).rev().find(|&i| {
         let w = before[i].as_str();
         // "go" and "get" move somewhere: "go to the Rajya Sabha", not "get as an MLC".
-        INTENT.contains(&w)
+        has(&r.intent, w)
             && (!matches!(w, "go" | "get")
                 || before
                     .get(i + 1)
@@ -191,29 +141,15 @@ fn intends(before: &[String]) -> bool {
     };
     // A participle only intends in the passive: "be elected to", "get appointed as"; "the
     // newly elected panchayat" names a body, not an ambition.
-    const PARTICIPLE: &[&str] = &[
-        "elected",
-        "appointed",
-        "nominated",
-        "selected",
-        "chosen",
-        "made",
-        "picked",
-        "elevated",
-        "sworn",
-    ];
-    const PASSIVE: &[&str] = &[
-        "be", "been", "being", "get", "got", "getting", "become", "me",
-    ];
-    if PARTICIPLE.contains(&before[verb].as_str())
+    if has(&r.participles, &before[verb])
         && !verb
             .checked_sub(1)
-            .is_some_and(|i| PASSIVE.contains(&before[i].as_str()))
+            .is_some_and(|i| has(&r.passive, &before[i]))
     {
         return false;
     }
     let between = &before[verb + 1..];
-    !between.iter().any(|w| OTHER_ACTION.contains(&w.as_str()))
+    !between.iter().any(|w| has(&r.other_action, w))
         // The asker is the subject ("can I become") or the object ("appoint me").
         && (first_person_at(before, verb) || between.first().is_some_and(|w| w == "me"))
 }
@@ -221,59 +157,17 @@ fn intends(before: &[String]) -> bool {
 /// Hinglish puts the verb after the office: "rashtrapati ban sakti hu", "sarpanch ka chunav
 /// lad sakti hoon".
 fn hinglish_intent(after: &[String], before: &[String]) -> bool {
-    const VERB: &[&str] = &[
-        "ban", "banna", "bann", "banu", "banoon", "chunav", "lad", "ladna",
-    ];
-    after.iter().take(3).any(|w| VERB.contains(&w.as_str()))
-        && (first_person_at(before, before.len())
-            || after
-                .iter()
-                .any(|w| ["main", "hu", "hoon", "sakta", "sakti"].contains(&w.as_str())))
+    let r = reader();
+    after.iter().take(3).any(|w| has(&r.hinglish_verbs, w))
+        && (first_person_at(before, before.len()) || after.iter().any(|w| has(&r.hinglish_self, w)))
 }
 
 /// The last person named before `at` is the asker.
 fn first_person_at(words: &[String], at: usize) -> bool {
-    const FIRST: &[&str] = &["i", "me", "myself", "im", "main", "meri", "mera", "mujhe"];
-    const OTHER: &[&str] = &[
-        "he",
-        "she",
-        "they",
-        "him",
-        "her",
-        "them",
-        "someone",
-        "somebody",
-        "anyone",
-        "person",
-        "father",
-        "mother",
-        "son",
-        "daughter",
-        "wife",
-        "husband",
-        "brother",
-        "sister",
-        "friend",
-        "uncle",
-        "aunt",
-        "cousin",
-        "dad",
-        "mom",
-        "mum",
-        "client",
-        "colleague",
-        "neighbour",
-        "neighbor",
-        "we",
-        "us",
-    ];
+    let r = reader();
     let end = at.min(words.len());
-    let first = words[..end]
-        .iter()
-        .rposition(|w| FIRST.contains(&w.as_str()));
-    let other = words[..end]
-        .iter()
-        .rposition(|w| OTHER.contains(&w.as_str()));
+    let first = words[..end].iter().rposition(|w| has(&r.first_person, w));
+    let other = words[..end].iter().rposition(|w| has(&r.other_person, w));
     match (first, other) {
         (Some(f), Some(o)) => f > o,
         (Some(_), None) => true,
@@ -704,6 +598,14 @@ mod tests {
         ] {
             assert_eq!(id(q), None, "{q}");
         }
+    }
+
+    #[test]
+    fn the_readers_wordsparse() {
+        let r = reader();
+        assert!(has(&r.intent, "become") && has(&r.first_person, "i"));
+        assert_eq!(texting("cud"), "could");
+        assert_eq!(texting("president"), "president");
     }
 
     #[test]
