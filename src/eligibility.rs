@@ -53,6 +53,10 @@ pub enum RuleKind {
     FactIs,
     /// The fact is at least `min`.
     Min,
+    /// An `any_of` option: `facts` added together are at least `min`, the second counting only
+    /// when the yes/no fact `given` is true (an Explanation that counts one period towards
+    /// another: judicial office held after becoming an advocate counts as years at the bar).
+    MinSum,
     /// Qualified for another office (its criteria, with the same facts).
     QualifiedFor,
     /// Any of the options.
@@ -70,6 +74,10 @@ pub struct CriterionOption {
     pub fact: Option<String>,
     pub value: Option<bool>,
     pub min: Option<f64>,
+    /// `min_sum`: the two number facts added, and the yes/no fact the second needs.
+    #[serde(default)]
+    pub facts: Vec<String>,
+    pub given: Option<String>,
 }
 
 /// One qualification or disqualification, with the words of the text that impose it.
@@ -147,6 +155,9 @@ impl Catalogue {
                     RuleKind::FactIs | RuleKind::Min => {
                         self.validate_test(c.rule, c.fact.as_deref(), c.value, c.min, &at)?
                     }
+                    RuleKind::MinSum => {
+                        return Err(format!("{at}: min_sum is only an any_of option"))
+                    }
                     RuleKind::QualifiedFor => {
                         let target = c.office.as_deref().unwrap_or("");
                         if self.office(target).is_none() {
@@ -158,6 +169,10 @@ impl Catalogue {
                             return Err(format!("{at}: any_of needs two options or more"));
                         }
                         for opt in &c.options {
+                            if opt.rule == RuleKind::MinSum {
+                                self.validate_sum(opt, &at)?;
+                                continue;
+                            }
                             self.validate_test(
                                 opt.rule,
                                 opt.fact.as_deref(),
@@ -170,6 +185,21 @@ impl Catalogue {
                     RuleKind::Note => {}
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A `min_sum` option adds two number facts, the second counting when a yes/no fact holds.
+    fn validate_sum(&self, opt: &CriterionOption, at: &str) -> Result<(), String> {
+        let kind = |id: &str| self.fact(id).map(|f| f.kind);
+        if opt.facts.len() != 2 || opt.facts.iter().any(|f| kind(f) != Some(FactKind::Number)) {
+            return Err(format!("{at}: min_sum needs two number facts"));
+        }
+        if opt.given.as_deref().and_then(kind) != Some(FactKind::Bool) {
+            return Err(format!("{at}: min_sum needs a yes/no `given` fact"));
+        }
+        if opt.min.is_none() {
+            return Err(format!("{at}: min_sum needs a minimum"));
         }
         Ok(())
     }
@@ -368,7 +398,8 @@ fn evaluate(c: &Catalogue, office: &Office, facts: &Facts, depth: usize) -> Vec<
                 missing: Vec::new(),
             };
             match cr.rule {
-                RuleKind::Note => r.status = Status::Note,
+                // Refused when the catalogue is parsed.
+                RuleKind::Note | RuleKind::MinSum => r.status = Status::Note,
                 RuleKind::FactIs | RuleKind::Min => {
                     let (status, detail) =
                         simple(c, cr.rule, cr.fact.as_deref(), cr.value, cr.min, facts);
@@ -379,35 +410,38 @@ fn evaluate(c: &Catalogue, office: &Office, facts: &Facts, depth: usize) -> Vec<
                     }
                 }
                 RuleKind::AnyOf => {
-                    let outcomes: Vec<(Status, String)> = cr
+                    // Each option's status, what was compared, and the facts it still needs.
+                    let outcomes: Vec<(Status, String, Vec<String>)> = cr
                         .options
                         .iter()
-                        .map(|o| simple(c, o.rule, o.fact.as_deref(), o.value, o.min, facts))
+                        .map(|o| option_test(c, o, facts))
                         .collect();
-                    if let Some(i) = outcomes.iter().position(|(s, _)| *s == Status::Met) {
+                    if let Some(i) = outcomes.iter().position(|(s, _, _)| *s == Status::Met) {
                         r.status = Status::Met;
                         r.clause = cr.options[i].clause.clone();
                         r.quote = cr.options[i].phrase.clone();
                         r.detail = outcomes[i].1.clone();
-                    } else if outcomes.iter().all(|(s, _)| *s == Status::NotMet) {
+                    } else if outcomes.iter().all(|(s, _, _)| *s == Status::NotMet) {
                         r.status = Status::NotMet;
                         r.detail = outcomes
                             .iter()
-                            .map(|(_, d)| d.as_str())
+                            .map(|(_, d, _)| d.as_str())
                             .collect::<Vec<_>>()
                             .join("; ");
                     } else {
-                        r.missing = cr
-                            .options
-                            .iter()
-                            .zip(&outcomes)
-                            .filter(|(_, (s, _))| *s == Status::Unknown)
-                            .filter_map(|(o, _)| o.fact.clone())
-                            .collect();
+                        for (_, _, missing) in
+                            outcomes.iter().filter(|(s, _, _)| *s == Status::Unknown)
+                        {
+                            for m in missing {
+                                if !r.missing.contains(m) {
+                                    r.missing.push(m.clone());
+                                }
+                            }
+                        }
                         let said: Vec<&str> = outcomes
                             .iter()
-                            .filter(|(s, _)| *s == Status::NotMet)
-                            .map(|(_, d)| d.as_str())
+                            .filter(|(s, _, _)| *s == Status::NotMet)
+                            .map(|(_, d, _)| d.as_str())
                             .collect();
                         r.detail = if said.is_empty() {
                             "any one of these is enough".into()
@@ -448,6 +482,61 @@ fn evaluate(c: &Catalogue, office: &Office, facts: &Facts, depth: usize) -> Vec<
             r
         })
         .collect()
+}
+
+/// One `any_of` option: a `fact_is` / `min` test, or a `min_sum`.
+fn option_test(c: &Catalogue, o: &CriterionOption, facts: &Facts) -> (Status, String, Vec<String>) {
+    if o.rule != RuleKind::MinSum {
+        let (status, detail) = simple(c, o.rule, o.fact.as_deref(), o.value, o.min, facts);
+        let missing = match status {
+            Status::Unknown => o.fact.iter().cloned().collect(),
+            _ => Vec::new(),
+        };
+        return (status, detail, missing);
+    }
+    let need = o.min.unwrap_or(0.0);
+    let number = |id: &str| match facts.get(id) {
+        Some(FactValue::Number(n)) => Some(*n),
+        _ => None,
+    };
+    let (Some(first), Some(second)) = (o.facts.first(), o.facts.get(1)) else {
+        return (Status::Unknown, String::new(), Vec::new());
+    };
+    let given = o.given.clone().unwrap_or_default();
+    match (number(first), number(second)) {
+        (Some(a), _) if a >= need => (Status::Met, format!("{first}: {a}"), Vec::new()),
+        (Some(a), Some(b)) if a + b < need => (
+            Status::NotMet,
+            format!("{first} {a} and {second} {b} together: {}; the text requires at least {need}", a + b),
+            Vec::new(),
+        ),
+        (Some(a), Some(b)) => match facts.get(&given) {
+            Some(FactValue::Bool(true)) => (
+                Status::Met,
+                format!("{first} {a} and {second} {b} together: {}", a + b),
+                Vec::new(),
+            ),
+            Some(_) => (
+                Status::NotMet,
+                format!("{second} does not count ({given}: no); {first}: {a}; the text requires at least {need}"),
+                Vec::new(),
+            ),
+            None => (
+                Status::Unknown,
+                format!("{first} {a} and {second} {b} together reach {need} only if {given}"),
+                vec![given],
+            ),
+        },
+        (a, b) => (
+            Status::Unknown,
+            String::new(),
+            [(first, a), (second, b)]
+                .into_iter()
+                .filter(|(_, v)| v.is_none())
+                .map(|(id, _)| id.clone())
+                .collect(),
+        ),
+    }
 }
 
 /// A `fact_is` or `min` test of one fact.
@@ -695,6 +784,41 @@ rule = "note"
             let v = check(c, o, &Facts::new());
             assert_ne!(v.verdict, VerdictKind::NotEligible, "{}", o.id);
         }
+    }
+
+    #[test]
+    fn judicial_office_after_the_bar_counts_towards_it_when_said() {
+        // 217(2), Explanation (aa): 3 years at the bar and then 8 as a district judge.
+        let c = Catalogue::builtin();
+        let hc = c.office("high_court_judge").unwrap();
+        let mut facts = Facts::new();
+        facts.insert("citizen".into(), FactValue::Bool(true));
+        facts.insert("years_advocate_high_court".into(), FactValue::Number(3.0));
+        facts.insert("years_judicial_office".into(), FactValue::Number(8.0));
+        let v = check(c, hc, &facts);
+        assert_eq!(v.verdict, VerdictKind::NeedMoreInfo, "{v:?}");
+        assert_eq!(v.missing_facts[0].id, "judicial_office_after_advocate");
+        facts.insert(
+            "judicial_office_after_advocate".into(),
+            FactValue::Bool(true),
+        );
+        let v = check(c, hc, &facts);
+        assert_eq!(v.verdict, VerdictKind::LikelyEligible, "{v:?}");
+        let met = v
+            .criteria
+            .iter()
+            .find(|r| r.id == "judicial_or_bar_experience")
+            .unwrap();
+        assert_eq!(met.clause, "(2)(aa)");
+        facts.insert(
+            "judicial_office_after_advocate".into(),
+            FactValue::Bool(false),
+        );
+        assert_eq!(check(c, hc, &facts).verdict, VerdictKind::NotEligible);
+        // Too few years together: no need to ask.
+        facts.remove("judicial_office_after_advocate");
+        facts.insert("years_judicial_office".into(), FactValue::Number(5.0));
+        assert_eq!(check(c, hc, &facts).verdict, VerdictKind::NotEligible);
     }
 
     #[test]
