@@ -28,7 +28,7 @@ export DATABASE_URL NYAYA_PDFIUM_LIB NYAYA_MODEL_DIR NYAYA_ORT_LIB
 
 
 .PHONY: browser screenshots
-.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench load fmt lint llm-local train train-check
+.PHONY: help setup db-up db-down db-status clean-db build run ingest test gates eval eval-test eval-baseline calibrate ablate bench load first-start fmt lint llm-local train train-check
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | \
@@ -118,6 +118,9 @@ bench: db-up build ## Parse benchmark (criterion) and search latency per mode ov
 	$(NYAYA) ingest
 	$(NYAYA) bench
 	$(NYAYA) bench --max-words 40 --modes hybrid,hybrid+rerank
+
+first-start: db-up build ## A release server's first start on an empty database: seconds to ready, to clause spans loaded; an answer during and after
+	bash scripts/first-start.sh
 
 load: db-up build ## Load, soak (10 min) and Postgres-outage run against a release server: req/s, p50/p95/p99, errors, RSS
 	$(NYAYA) ingest

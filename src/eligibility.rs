@@ -317,6 +317,17 @@ pub enum VerdictKind {
     LikelyEligible,
 }
 
+impl VerdictKind {
+    /// The wire name ("not_eligible", …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::NotEligible => "not_eligible",
+            VerdictKind::NeedMoreInfo => "need_more_info",
+            VerdictKind::LikelyEligible => "likely_eligible",
+        }
+    }
+}
+
 /// A fact to ask for.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct MissingFact {
@@ -687,6 +698,7 @@ rule = "note"
         let head = c.office("Chief").unwrap();
         let v = check(&c, head, &facts(&[("age", Number(30.0))]));
         assert_eq!(v.verdict, VerdictKind::NotEligible);
+        assert_eq!(serde_json::to_value(v.verdict).unwrap(), v.verdict.as_str());
         assert_eq!(v.failing, vec!["age"]);
         let age = &v.criteria[0];
         assert_eq!(

@@ -284,7 +284,7 @@ pub fn facts_in(question: &str) -> Facts {
     {
         facts.insert("age".into(), FactValue::Number(n));
     }
-    for (id, value) in stated_yes_no(Catalogue::builtin(), question) {
+    for (id, value) in stated_yes_no(question) {
         facts.insert(id, FactValue::Bool(value));
     }
     // The judge pattern is more specific than "practised … for N years": run it first.
@@ -308,8 +308,8 @@ pub fn facts_in(question: &str) -> Facts {
 /// `said_not` patterns, one statement at a time: a question ("can I …?") states nothing, nor
 /// does a statement about someone else ("my father is …"); a negation before the match flips
 /// it. Statements that contradict each other leave the fact unknown.
-fn stated_yes_no(c: &Catalogue, question: &str) -> Vec<(String, bool)> {
-    let cues = cues(c);
+fn stated_yes_no(question: &str) -> Vec<(String, bool)> {
+    let cues = cues();
     let mut said: BTreeMap<String, Option<bool>> = BTreeMap::new();
     for statement in statements(question) {
         for (id, pattern, polarity) in cues {
@@ -328,11 +328,9 @@ fn stated_yes_no(c: &Catalogue, question: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// Each fact's compiled patterns, with the value a match states.
-fn cues(c: &Catalogue) -> &'static [(String, Regex, bool)] {
-    static CUES: std::sync::OnceLock<Vec<(String, Regex, bool)>> = std::sync::OnceLock::new();
-    let _ = c;
-    CUES.get_or_init(|| {
+/// Each fact's compiled patterns (of the shipped catalogue), with the value a match states.
+fn cues() -> &'static [(String, Regex, bool)] {
+    static CUES: LazyLock<Vec<(String, Regex, bool)>> = LazyLock::new(|| {
         Catalogue::builtin()
             .facts
             .iter()
@@ -348,7 +346,8 @@ fn cues(c: &Catalogue) -> &'static [(String, Regex, bool)] {
                 })
             })
             .collect()
-    })
+    });
+    &CUES
 }
 
 /// The question cut into statements (lower case): at sentence and clause punctuation and at

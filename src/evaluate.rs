@@ -119,18 +119,32 @@ pub async fn evaluate(
     })
 }
 
+/// Every provision's stored text, by ref: what the evaluations check quotes against (not the
+/// pipeline's own copy).
+async fn provision_texts(pool: &sqlx::PgPool) -> AppResult<BTreeMap<String, String>> {
+    Ok(
+        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
+            .fetch_all(pool)
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// Whether a citation's quote is an exact substring of its provision's stored text.
+fn verbatim(c: &crate::answer::Citation, texts: &BTreeMap<String, String>) -> bool {
+    texts
+        .get(&c.ref_id)
+        .is_some_and(|t| crate::answer::quote::is_verbatim(&c.quote, t))
+}
+
 /// Runs every case through the answer pipeline (the answerer's default mode) and scores it.
 /// Each quote is checked against the provision's text as stored, not the pipeline's copy.
 pub async fn evaluate_answers(
     answerer: &crate::answer::Answerer,
     cases: &[GoldenCase],
 ) -> AppResult<(nyaya_eval::AnswerCard, Vec<nyaya_eval::AnswerOutcome>)> {
-    let texts: BTreeMap<String, String> =
-        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
-            .fetch_all(&answerer.pool)
-            .await?
-            .into_iter()
-            .collect();
+    let texts = provision_texts(&answerer.pool).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
@@ -155,15 +169,7 @@ pub async fn evaluate_answers(
                 .map(|h| (h.ref_id.clone(), h.score))
                 .collect(),
             quotes: r.citations.iter().map(|c| c.quote.clone()).collect(),
-            quotes_verbatim: r
-                .citations
-                .iter()
-                .map(|c| {
-                    texts
-                        .get(&c.ref_id)
-                        .is_some_and(|t| crate::answer::quote::is_verbatim(&c.quote, t))
-                })
-                .collect(),
+            quotes_verbatim: r.citations.iter().map(|c| verbatim(c, &texts)).collect(),
             latency_ms: r.timings_ms.total,
         });
     }
@@ -369,29 +375,15 @@ pub async fn evaluate_eligibility(
     answerer: &crate::answer::Answerer,
     cases: &[nyaya_eval::EligibilityCase],
 ) -> AppResult<nyaya_eval::EligibilityCard> {
-    use crate::eligibility::FactValue;
-    let texts: BTreeMap<String, String> =
-        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
-            .fetch_all(&answerer.pool)
-            .await?
-            .into_iter()
-            .collect();
+    let texts = provision_texts(&answerer.pool).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
-        let facts = case
-            .facts
-            .iter()
-            .map(|(k, v)| {
-                let value = match v {
-                    serde_json::Value::Bool(b) => FactValue::Bool(*b),
-                    other => FactValue::Number(other.as_f64().ok_or_else(|| {
-                        AppError::BadRequest(format!("{}: fact {k} is {other}", case.id))
-                    })?),
-                };
-                Ok((k.clone(), value))
-            })
-            .collect::<AppResult<_>>()?;
+        // The case's JSON facts are the request's: the same untagged yes/no-or-number values.
+        let facts = serde_json::from_value(serde_json::Value::Object(
+            case.facts.clone().into_iter().collect(),
+        ))
+        .map_err(|e| AppError::BadRequest(format!("{}: facts: {e}", case.id)))?;
         let req = crate::answer::AskRequest {
             question: case.question.clone(),
             history: Vec::new(),
@@ -405,22 +397,13 @@ pub async fn evaluate_eligibility(
             id: case.id.clone(),
             route: r.route.as_str().to_string(),
             office: v.map(|v| v.office.clone()),
-            verdict: v.map(|v| {
-                serde_json::to_value(v.verdict)
-                    .ok()
-                    .and_then(|x| x.as_str().map(String::from))
-                    .unwrap_or_default()
-            }),
+            verdict: v.map(|v| v.verdict.as_str().to_string()),
             not_met: v.map(|v| v.failing.clone()).unwrap_or_default(),
             asked: v
                 .map(|v| v.missing_facts.iter().map(|m| m.id.clone()).collect())
                 .unwrap_or_default(),
             cited: r.citations.iter().map(|c| c.ref_id.clone()).collect(),
-            quotes_verbatim: r.citations.iter().all(|c| {
-                texts
-                    .get(&c.ref_id)
-                    .is_some_and(|t| crate::answer::quote::is_verbatim(&c.quote, t))
-            }),
+            quotes_verbatim: r.citations.iter().all(|c| verbatim(c, &texts)),
         });
     }
     Ok(nyaya_eval::EligibilityCard::new(cases, &outcomes))

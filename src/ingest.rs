@@ -178,20 +178,23 @@ async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
 /// start is then as fast as the hundredth, and ONNX Runtime never sees a hundred-span batch at
 /// run time). Outside the corpus transaction: the table is content-addressed, a derived cache
 /// that an interrupted run leaves merely incomplete (answers embed what is missing).
-pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
+pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<SpanCounts> {
     let manifest = ModelManifest::load(&cfg.model_dir)?;
     let stored = store::span_texts_embedded_by(pool, &manifest.id).await?;
     let mut missing: std::collections::BTreeMap<String, String> = Default::default();
+    let mut spans = std::collections::BTreeSet::new();
     for (text, clauses) in store::texts_and_clauses(pool).await? {
         for span in all_spans(&text, &clauses) {
             let key = format!("{}{}", manifest.passage_prefix, span.text);
             if !stored.contains(&key) {
-                missing.insert(key, span.text);
+                missing.insert(key.clone(), span.text);
             }
+            spans.insert(key);
         }
     }
+    let spans = spans.len();
     if missing.is_empty() {
-        return Ok(0);
+        return Ok(SpanCounts { embedded: 0, spans });
     }
     let (keys, texts): (Vec<String>, Vec<String>) = missing.into_iter().unzip();
     let (dir, lib) = (cfg.model_dir.clone(), cfg.ort_lib.clone());
@@ -205,7 +208,18 @@ pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
     .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
     store::insert_span_vectors(pool, &model_id, &keys, &vectors).await?;
     tracing::info!(spans = keys.len(), model = %model_id, "embedded clause spans");
-    Ok(keys.len())
+    Ok(SpanCounts {
+        embedded: keys.len(),
+        spans,
+    })
+}
+
+/// What [`embed_spans`] found: how many spans it embedded, of how many distinct ones the
+/// corpus has.
+#[derive(Debug, Clone, Copy)]
+pub struct SpanCounts {
+    pub embedded: usize,
+    pub spans: usize,
 }
 
 /// Embeds the clause spans that have no vector yet (all of them after a first ingest, none on
@@ -218,17 +232,20 @@ pub async fn span_pass(pool: PgPool, cfg: Config, models: crate::search::Models)
         let started = std::time::Instant::now();
         let embedded = embed_spans(&pool, &cfg).await;
         lock.release().await?;
-        let embedded = embedded?;
-        // Loaded even when this process embedded nothing: a replica that started before
-        // another finished the pass holds none of them yet.
-        let loaded = crate::answer::preload_span_vectors(&pool, &models).await?;
-        tracing::info!(
-            embedded,
-            loaded,
-            seconds = started.elapsed().as_secs_f64(),
-            "clause-span vectors embedded and loaded"
-        );
-        Ok::<_, AppError>(embedded)
+        let counts = embedded?;
+        // Loaded when this process lacks some: after embedding them, or in a replica that
+        // started before another finished the pass. A start that found them all loaded at
+        // start-up loads nothing twice.
+        if counts.embedded > 0 || models.passage_cache.len() < counts.spans {
+            let loaded = crate::answer::preload_span_vectors(&pool, &models).await?;
+            tracing::info!(
+                embedded = counts.embedded,
+                loaded,
+                seconds = started.elapsed().as_secs_f64(),
+                "clause-span vectors embedded and loaded"
+            );
+        }
+        Ok::<_, AppError>(counts.embedded)
     };
     run.await.unwrap_or_else(|e| {
         tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");

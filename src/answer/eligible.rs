@@ -18,7 +18,7 @@ use crate::error::{AppError, AppResult};
 use crate::store::{self, ProvisionView};
 
 use super::extract::{self, Span};
-use super::{citation, quote, Citation};
+use super::{citation, clause_label, quote, Citation};
 
 /// The verdict as an answer carries it: the checker's verdict, each criterion with the number
 /// of the citation that quotes it, and the facts it was given.
@@ -72,8 +72,8 @@ pub async fn check_and_cite(
     office: &Office,
     facts: Facts,
 ) -> AppResult<(EligibilityView, Vec<Citation>)> {
-    let v = eligibility::check(Catalogue::builtin(), office, &facts);
-    let mut results = v.criteria.clone();
+    let mut v = eligibility::check(Catalogue::builtin(), office, &facts);
+    let mut results = std::mem::take(&mut v.criteria);
     results.sort_by_key(|r| rank(r.status));
     let mut views: BTreeMap<String, Option<ProvisionView>> = BTreeMap::new();
     for r in &results {
@@ -85,12 +85,13 @@ pub async fn check_and_cite(
         }
     }
     let mut citations: Vec<Citation> = Vec::new();
-    let mut cited: Vec<(String, String, usize)> = Vec::new();
+    // (ref, clause) → the citation quoting it.
+    let mut cited: BTreeMap<(String, String), usize> = BTreeMap::new();
     let mut criteria = Vec::new();
     for r in results {
         let key = (r.ref_id.clone(), r.clause.clone());
-        let n = match cited.iter().find(|(f, c, _)| (f, c) == (&key.0, &key.1)) {
-            Some((_, _, n)) => Some(*n),
+        let n = match cited.get(&key) {
+            Some(n) => Some(*n),
             None => {
                 let made = match views.get(&r.ref_id).and_then(Option::as_ref) {
                     Some(view) => match span_for(view, &r.clause, &r.quote) {
@@ -102,7 +103,7 @@ pub async fn check_and_cite(
                 made.map(|c| {
                     let n = c.n;
                     citations.push(c);
-                    cited.push((key.0, key.1, n));
+                    cited.insert(key, n);
                     n
                 })
             }
@@ -156,7 +157,10 @@ pub fn render(v: &EligibilityView, citations: &[Citation]) -> String {
         c.citation
             .and_then(|n| citations.iter().find(|x| x.n == n))
             .map(|x| format!("{} [{}]", x.label, x.n))
-            .unwrap_or_else(|| format!("Article {}{}", c.result.ref_id, c.result.clause))
+            .unwrap_or_else(|| match c.result.ref_id.parse::<RefId>() {
+                Ok(id) => clause_label(&id, Some(&c.result.clause)),
+                Err(_) => c.result.ref_id.clone(),
+            })
     };
     let mut out = Vec::new();
     out.push(match v.verdict {

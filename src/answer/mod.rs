@@ -40,7 +40,7 @@ use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supp
 use crate::store::{self, ProvisionView};
 use extract::AmendmentNote;
 use guard::GuardCounts;
-use router::{QuestionRouter, Route, Routing, RulesRouter, Turn};
+use router::{QuestionRouter, Route, Routing, Turn};
 
 /// What a refusal says, whatever the reason (the reason is given beside it).
 pub const REFUSAL: &str =
@@ -336,20 +336,21 @@ pub async fn ask(
 
     // 2. Route.
     let t = Instant::now();
-    // The LLM router only sees what the out-of-scope rules let through: an injection attempt
-    // or a cricket score never reaches a model, not even the router.
-    let llm_router = llm.as_deref().map(generate::LlmRouter);
-    // Nor does an eligibility question: the rules find the office, the checker answers.
-    let eligibility_question = crate::eligibility_text::asked_office(
-        crate::eligibility::Catalogue::builtin(),
-        &run.question,
-    )
-    .is_some();
-    let router: &dyn QuestionRouter = match &llm_router {
-        Some(r) if crate::scope::check(&run.question).in_scope() && !eligibility_question => r,
-        _ => &RulesRouter,
+    // The rules always route first. The LLM router only sees what they let through: an
+    // injection attempt or a cricket score never reaches a model, not even the router; nor
+    // does an eligibility question, whose office the rules find and the checker answers.
+    let rules = router::route_by_rules(&run.question, &history);
+    let (routing, attempts) = match llm.as_deref() {
+        Some(l)
+            if !matches!(
+                rules.route,
+                Route::OutOfScope | Route::ChitChat | Route::Eligibility
+            ) =>
+        {
+            generate::LlmRouter(l).route(&run.question, &history).await
+        }
+        _ => (rules, Vec::new()),
     };
-    let (routing, attempts) = router.route(&run.question, &history).await;
     run.record_calls(&attempts).await?;
     run.timings.route = ms(t);
     tracing::info!(
@@ -894,11 +895,7 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
     let id: RefId = view.ref_id.parse().map_err(|_| AppError::UnknownRef {
         query: view.ref_id.clone(),
     })?;
-    let label = match &span.label {
-        Some(l) if id.label().starts_with("Article") => format!("{}{}", id.label(), l),
-        Some(l) => format!("{}, {}", id.label(), l),
-        None => id.label(),
-    };
+    let label = clause_label(&id, span.label.as_deref());
     Ok(Some(Citation {
         n,
         ref_id: view.ref_id.clone(),
@@ -916,6 +913,15 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
         },
         provision_text: view.text.clone(),
     }))
+}
+
+/// "Article 22(1)", "Seventh Schedule, List I, entry 97", "Article 21".
+fn clause_label(id: &RefId, clause: Option<&str>) -> String {
+    match clause.filter(|l| !l.is_empty()) {
+        Some(l) if id.label().starts_with("Article") => format!("{}{}", id.label(), l),
+        Some(l) => format!("{}, {}", id.label(), l),
+        None => id.label(),
+    }
 }
 
 /// Readings of an ambiguous question: the top provisions found.
