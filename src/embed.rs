@@ -105,19 +105,46 @@ pub(crate) fn ort_environment(lib: &Path) -> Result<ort::environment::Environmen
         })
 }
 
-/// Texts per ONNX Runtime run.
-const ONNX_BATCH: usize = 8;
+/// Texts per ONNX Runtime run for a session with every core: fastembed pads each run to its
+/// longest text and a padded token costs what a real one does, so runs of 8 length-sorted
+/// texts pad little and keep the arena's activation buffers small (ADR 0009).
+const SHARED_SESSION_BATCH: usize = 8;
+
+/// Texts per run for a single-threaded session of a pool: one, no padding at all (2,598
+/// clause spans on two such sessions: 22.2 s at 1, 23.1 s at 4).
+const POOLED_SESSION_BATCH: usize = 1;
+
+/// Sessions in a bulk pool at most.
+const MAX_SESSIONS: usize = 4;
 
 /// An ONNX model run through fastembed's user-defined model path.
+///
+/// Two shapes: the server's ([`OnnxEmbedder::load`]) is one session whose intra-op threads
+/// use every core, since each ONNX Runtime session holds about 130 MB and a request embeds
+/// one question; ingest's ([`OnnxEmbedder::load_for_bulk`]) is one single-threaded session per
+/// core, because intra-op parallelism over a short sequence leaves a core idle: on 2 cores
+/// the corpus embeds in 47 s instead of 59 s (ADR 0003).
 pub struct OnnxEmbedder {
     manifest: ModelManifest,
-    // fastembed's `embed` takes `&mut self`; requests share one session.
-    model: Mutex<TextEmbedding>,
+    // fastembed's `embed` takes `&mut self`: each session is behind its own lock.
+    sessions: Vec<Mutex<TextEmbedding>>,
+    batch: usize,
 }
 
 impl OnnxEmbedder {
-    /// Loads the model in `dir` with ONNX Runtime from `ort_lib`.
+    /// Loads the model in `dir` with ONNX Runtime from `ort_lib`: one session on every core.
     pub fn load(dir: &Path, ort_lib: &Path) -> Result<Self, EmbedError> {
+        Self::load_sessions(dir, ort_lib, 1)
+    }
+
+    /// Loads one single-threaded session per core (up to four), for embedding a corpus.
+    pub fn load_for_bulk(dir: &Path, ort_lib: &Path) -> Result<Self, EmbedError> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self::load_sessions(dir, ort_lib, cores.clamp(1, MAX_SESSIONS))
+    }
+
+    /// Loads the model with `sessions` sessions: one uses every core, more are single-threaded.
+    pub fn load_sessions(dir: &Path, ort_lib: &Path, sessions: usize) -> Result<Self, EmbedError> {
         let manifest = ModelManifest::load(dir)?;
         let read = |name: &str| {
             std::fs::read(dir.join(name)).map_err(|e| EmbedError::Model {
@@ -125,33 +152,62 @@ impl OnnxEmbedder {
                 reason: format!("{name}: {e}"),
             })
         };
-        let tokenizer_files = TokenizerFiles {
-            tokenizer_file: read("tokenizer.json")?,
-            config_file: read("config.json")?,
-            special_tokens_map_file: read("special_tokens_map.json")?,
-            tokenizer_config_file: read("tokenizer_config.json")?,
-        };
         let pooling = if manifest.pooling == "cls" {
             Pooling::Cls
         } else {
             Pooling::Mean
         };
-        let model = UserDefinedEmbeddingModel::new(read(&manifest.onnx)?, tokenizer_files)
-            .with_pooling(pooling);
+        let onnx = read(&manifest.onnx)?;
         let env = ort_environment(ort_lib)?;
-        let options = InitOptionsUserDefined::new()
-            .with_environment(env)
-            .with_max_length(manifest.max_tokens);
-        let model = TextEmbedding::try_new_from_user_defined(model, options).map_err(|e| {
-            EmbedError::Model {
-                dir: dir.to_path_buf(),
-                reason: e.to_string(),
+        let mut pool = Vec::with_capacity(sessions.max(1));
+        for _ in 0..sessions.max(1) {
+            let tokenizer_files = TokenizerFiles {
+                tokenizer_file: read("tokenizer.json")?,
+                config_file: read("config.json")?,
+                special_tokens_map_file: read("special_tokens_map.json")?,
+                tokenizer_config_file: read("tokenizer_config.json")?,
+            };
+            let model = UserDefinedEmbeddingModel::new(onnx.clone(), tokenizer_files)
+                .with_pooling(pooling.clone());
+            let mut options = InitOptionsUserDefined::new()
+                .with_environment(env.clone())
+                .with_max_length(manifest.max_tokens);
+            if sessions > 1 {
+                options = options.with_intra_threads(1);
             }
-        })?;
+            let session =
+                TextEmbedding::try_new_from_user_defined(model, options).map_err(|e| {
+                    EmbedError::Model {
+                        dir: dir.to_path_buf(),
+                        reason: e.to_string(),
+                    }
+                })?;
+            pool.push(Mutex::new(session));
+        }
         Ok(OnnxEmbedder {
             manifest,
-            model: Mutex::new(model),
+            sessions: pool,
+            batch: if sessions > 1 {
+                POOLED_SESSION_BATCH
+            } else {
+                SHARED_SESSION_BATCH
+            },
         })
+    }
+
+    /// Embeds `texts` (in any order) on one session: a free one if there is one.
+    fn embed_on_one(&self, texts: &[&str], hint: usize) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let n = self.sessions.len();
+        let free = (0..n).find_map(|k| self.sessions[(hint + k) % n].try_lock().ok());
+        let mut session = match free {
+            Some(s) => s,
+            None => self.sessions[hint % n]
+                .lock()
+                .map_err(|_| EmbedError::Run("model lock poisoned".into()))?,
+        };
+        session
+            .embed(texts, Some(self.batch))
+            .map_err(|e| EmbedError::Run(e.to_string()))
     }
 }
 
@@ -175,23 +231,47 @@ impl Embedder for OnnxEmbedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        // fastembed pads each batch to its longest text, and a padded token costs what a real
-        // one does: in length order every batch is nearly uniform. Batches of 8 rather than 32
-        // embed the 2,598 clause spans ~10 % faster here and keep ONNX Runtime's activation
-        // buffers (which its arena keeps at their peak) a quarter the size (ADR 0009).
+        // Dealt round-robin in length order, each session gets an equal share of the work.
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
-        let sorted: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
-        let mut model = self
-            .model
-            .lock()
-            .map_err(|_| EmbedError::Run("model lock poisoned".into()))?;
-        let vectors = model
-            .embed(&sorted, Some(ONNX_BATCH))
-            .map_err(|e| EmbedError::Run(e.to_string()))?;
-        drop(model);
+        let parts = self.sessions.len().min(texts.len());
+        let shares: Vec<Vec<usize>> = (0..parts)
+            .map(|k| order.iter().skip(k).step_by(parts).copied().collect())
+            .collect();
+        let embedded: Vec<Result<Vec<Vec<f32>>, EmbedError>> = if parts == 1 {
+            let all: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
+            vec![self.embed_on_one(&all, 0)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = shares
+                    .iter()
+                    .enumerate()
+                    .map(|(k, share)| {
+                        let share: Vec<&str> = share.iter().map(|&i| texts[i].as_str()).collect();
+                        scope.spawn(move || self.embed_on_one(&share, k))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(EmbedError::Run("embedding thread panicked".into()))
+                        })
+                    })
+                    .collect()
+            })
+        };
+        let indices: Vec<usize> = if parts == 1 {
+            order
+        } else {
+            shares.into_iter().flatten().collect()
+        };
+        let mut vectors = Vec::with_capacity(texts.len());
+        for part in embedded {
+            vectors.extend(part?);
+        }
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
-        for (&i, v) in order.iter().zip(vectors) {
+        for (i, v) in indices.into_iter().zip(vectors) {
             if v.len() != self.manifest.dim {
                 return Err(EmbedError::Dimension {
                     got: v.len(),

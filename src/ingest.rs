@@ -82,7 +82,7 @@ pub async fn ingest_corpus(pool: &PgPool, cfg: &Config, path: &Path) -> AppResul
             // An incomplete parse is reported, not stored: no need to embed it.
             let (vectors, model_id) =
                 if doc.missing.is_empty() && doc.duplicates.is_empty() && !no_embed {
-                    let embedder = OnnxEmbedder::load(&model_dir, &ort_lib)?;
+                    let embedder = OnnxEmbedder::load_for_bulk(&model_dir, &ort_lib)?;
                     let texts: Vec<String> = chunks.iter().map(embedding_text).collect();
                     let vectors = embed_all(&embedder, &texts, progress_bar("embedding chunks"))?;
                     (vectors, embedder.manifest().id.clone())
@@ -162,7 +162,7 @@ async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
         .map(|(_, heading, text)| format!("{heading}\n{text}"))
         .collect();
     let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let embedder = OnnxEmbedder::load(&dir, &lib)?;
+        let embedder = OnnxEmbedder::load_for_bulk(&dir, &lib)?;
         let vectors = embed_all(&embedder, &texts, progress_bar("re-embedding chunks"))?;
         Ok((vectors, embedder.manifest().id.clone()))
     })
@@ -199,7 +199,7 @@ pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<SpanCounts> {
     let (keys, texts): (Vec<String>, Vec<String>) = missing.into_iter().unzip();
     let (dir, lib) = (cfg.model_dir.clone(), cfg.ort_lib.clone());
     let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
-        let embedder = OnnxEmbedder::load(&dir, &lib)?;
+        let embedder = OnnxEmbedder::load_for_bulk(&dir, &lib)?;
         // embed_all adds the passage prefix, as the keys do.
         let vectors = embed_all(&embedder, &texts, progress_bar("embedding clause spans"))?;
         Ok((vectors, embedder.manifest().id.clone()))

@@ -53,6 +53,30 @@ fn a_mixed_batch_keeps_its_order_and_matches_texts_alone() {
     assert!(cos(&batch[1], &batch[3]) < 0.9);
 }
 
+/// Several sessions share a batch between threads and give back what one session does, in
+/// input order; a batch smaller than the pool still works.
+#[test]
+fn a_pool_of_sessions_answers_as_one_session_does() {
+    let one = OnnxEmbedder::load_sessions(&common::model_dir(), &common::ort_lib(), 1)
+        .expect("model (run `make setup`)");
+    let three = OnnxEmbedder::load_sessions(&common::model_dir(), &common::ort_lib(), 3).unwrap();
+    let texts: Vec<String> = (1..=7)
+        .map(|n| format!("Article {n}: {}", "the State shall ".repeat(n)))
+        .collect();
+    let a = one.embed_raw(&texts).unwrap();
+    let b = three.embed_raw(&texts).unwrap();
+    assert_eq!(b.len(), texts.len());
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        assert!(cos(x, y) > 0.9999, "text {i}: {}", cos(x, y));
+    }
+    let pair = three.embed_raw(&texts[..2]).unwrap();
+    assert!(cos(&pair[1], &a[1]) > 0.9999);
+    assert!(
+        cos(&a[0], &a[6]) < 0.99,
+        "different texts, different vectors"
+    );
+}
+
 #[test]
 fn a_missing_model_is_a_clear_error() {
     let err = OnnxEmbedder::load(
