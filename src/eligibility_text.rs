@@ -20,7 +20,7 @@ pub struct Reading<'c> {
 
 /// The office a question names (the longest alias found, on word boundaries).
 pub fn office_in<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
-    let q = format!(" {} ", normalise(question));
+    let q = format!(" {} ", any_state(&normalise(question)));
     let mut best: Option<(&Office, usize)> = None;
     for o in &c.offices {
         for name in o.aliases.iter().chain(std::iter::once(&o.name)) {
@@ -47,9 +47,10 @@ pub fn office_in<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
 /// - the asker asks about themselves: "I"/"me" (or "main"/"meri") before that word, after any
 ///   other person ("My father is 70; can he become Vice President?" is not).
 pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> {
-    let lower: Vec<String> = WORDS
-        .find_iter(&question.to_lowercase())
-        .map(|m| texting(m.as_str()).to_string())
+    let lower: Vec<String> = any_state(&normalise(question))
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| texting(w).to_string())
         .collect();
     let asks_outright = ELIGIBLE_OUTRIGHT.is_match(&question.to_lowercase());
     // (office, how it was asked: 2 directly, 1 by "am I eligible" alone; alias length).
@@ -71,7 +72,12 @@ pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> 
                         || hinglish_intent(&lower[at + alias.len()..], &lower[..at])
                     {
                         2
-                    } else if asks_outright && first_person_at(&lower, lower.len()) {
+                    } else if asks_outright
+                        && first_person_at(&lower, lower.len())
+                        && !lower[at.saturating_sub(7)..at]
+                            .iter()
+                            .any(|w| has(&reader().other_action, w))
+                    {
                         1
                     } else {
                         0
@@ -87,6 +93,19 @@ pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> 
     best.map(|(o, _, _)| o)
 }
 
+/// A normalised text with each State's name read as "the state": "a minister in Karnataka"
+/// asks what "a minister in the state" does, and the offices' names need no State in them.
+fn any_state(normalised: &str) -> String {
+    let mut text = format!(" {normalised} ");
+    for name in &reader().states {
+        let name = format!(" {} ", normalise(name));
+        while text.contains(&name) {
+            text = text.replace(&name, " the state ");
+        }
+    }
+    text.trim().to_string()
+}
+
 /// The reader's words (`[reader]` in `data/eligibility.toml`).
 #[derive(Debug, serde::Deserialize)]
 struct ReaderWords {
@@ -98,6 +117,8 @@ struct ReaderWords {
     other_person: Vec<String>,
     hinglish_verbs: Vec<String>,
     hinglish_self: Vec<String>,
+    transitive: Vec<String>,
+    states: Vec<String>,
     texting: BTreeMap<String, String>,
 }
 
@@ -149,9 +170,11 @@ fn intends(before: &[String]) -> bool {
         return false;
     }
     let between = &before[verb + 1..];
-    !between.iter().any(|w| has(&r.other_action, w))
-        // The asker is the subject ("can I become") or the object ("appoint me").
-        && (first_person_at(before, verb) || between.first().is_some_and(|w| w == "me"))
+    let object_is_asker = between.first().is_some_and(|w| w == "me");
+    // "Can I appoint a judge as arbitrator", "can I elect the President": the asker acting on
+    // others; an act of choosing asks about the asker only when the asker is chosen.
+    let asker_is_subject = first_person_at(before, verb) && !has(&r.transitive, &before[verb]);
+    !between.iter().any(|w| has(&r.other_action, w)) && (asker_is_subject || object_is_asker)
 }
 
 /// Hinglish puts the verb after the office: "rashtrapati ban sakti hu", "sarpanch ka chunav
@@ -182,8 +205,6 @@ static ELIGIBLE_OUTRIGHT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("pattern")
 });
 
-static WORDS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[\p{L}\p{N}]+").expect("pattern"));
-
 /// A number in digits or words ("30", "thirty", "twenty-three", "a decade").
 fn number(s: &str) -> Option<f64> {
     match s.to_lowercase().as_str() {
@@ -200,19 +221,22 @@ const NUM: &str = r"(\d{1,3}|a decade|two decades|(?:(?:twenty|thirty|forty|fift
 
 static AGE: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
-        format!(r"(?i)\b(?:i am|i'm|im|i’m)\s+(?:now\s+|only\s+|just\s+)?{NUM}\b(?:\s+(?:years?|yrs?)(?:\s+old)?)?(?:\s*[,.?!;]|\s+(?:and|but|so|now)\b|\s*$)"),
+        format!(r"(?i)\b(?:i am|i'm|im|i’m|i m)\s+(?:now\s+|only\s+|just\s+)?{NUM}\b(?:\s+(?:years?|yrs?)(?:\s+old|\s+of\s+age)?)?(?:\s*[,.?!;]|\s+(?:and|but|so|now|right now|only|at present|currently|today)\b|\s*$)"),
         format!(r"(?i)\b(?:aged?|age of|at the age of|at age)\s+{NUM}\b"),
         format!(r"(?i)\b{NUM}[- ](?:years?|yrs?)[- ]old\b"),
         format!(r"(?i)\b(?:become|be|contest|join|elected|appointed)\b[^.?!]{{0,60}}?\bat\s+{NUM}\b(?:\s+(?:years?|yrs?))?(?:\s*[?.!,]|\s*$)"),
         format!(r"(?i)\bat\s+{NUM}\b(?:\s+(?:years?|yrs?))?[^.?!]{{0,40}}?\bcan i\b"),
         format!(r"(?i)\bi\s+(?:just\s+)?turned\s+{NUM}\b"),
         format!(r"(?i)\b(?:meri\s+)?umar\s+{NUM}\b"),
-        format!(r"(?i)\b{NUM}\s+saal\b"),
+        format!(r"(?i)\b{NUM}\s+saal\b(?:\s+(?:ka|ki|ke|hai|hoon|hu|hun)\b|\s*[,.?!;]|\s*$)"),
     ]
     .iter()
     .map(|p| Regex::new(p).expect("age pattern"))
     .collect()
 });
+
+/// "for *the last* 8 years", "for *the past* twelve years".
+const PERIOD: &str = r"(?:the\s+)?(?:last\s+|past\s+)?";
 
 /// (fact, pattern with the number as group 1).
 static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
@@ -220,7 +244,7 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     [
         (
             "years_advocate_high_court",
-            format!(r"(?i)\b(?:advocate|lawyer|practi[sc]ed?|practi[sc]ing|practice|at the bar)\b[^.?!]{{0,60}}?\b(?:for|since|over)\s+{NUM}\s+{y}"),
+            format!(r"(?i)\b(?:advocate|lawyer|practi[sc]ed?|practi[sc]ing|practice|at the bar)\b[^.?!]{{0,60}}?\b(?:for|since|over)\s+{PERIOD}{NUM}\s+{y}"),
         ),
         (
             "years_advocate_high_court",
@@ -236,8 +260,12 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
                 .to_string(),
         ),
         (
+            "years_advocate_high_court",
+            format!(r"(?i)\b{NUM}\s+saal\s+(?:se\s+|tak\s+)?(?:ki\s+)?(?:practice|vakalat|wakalat)"),
+        ),
+        (
             "years_judge_high_court",
-            format!(r"(?i)\b(?:judge of (?:a|the) (?:\w+\s+)?(?:high court|hc)|(?:hc|high court) judge|on the high court bench)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{NUM}\s+{y}"),
+            format!(r"(?i)\b(?:judge of (?:a|the) (?:\w+\s+)?(?:high court|hc)|(?:hc|high court) judge|on the high court bench)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{PERIOD}{NUM}\s+{y}"),
         ),
         (
             "years_judge_high_court",
@@ -245,7 +273,7 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         ),
         (
             "years_judicial_office",
-            format!(r"(?i)\b(?:district judge|civil judge|judicial (?:officer|office|magistrate)|magistrate|sessions judge)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{NUM}\s+{y}"),
+            format!(r"(?i)\b(?:district judge|civil judge|judicial (?:officer|office|magistrate)|magistrate|sessions judge)\b[^.?!]{{0,40}}?\b(?:for|since)\s+{PERIOD}{NUM}\s+{y}"),
         ),
         (
             "years_judicial_office",
@@ -257,10 +285,33 @@ static YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     .collect()
 });
 
-/// "I'll be 25 next year": the age now is one less.
+/// "I have never practised", "never held any judicial office", "I've never been a judge":
+/// zero years, said in so many words. (fact, pattern)
+static NEVER_YEARS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    [
+        (
+            "years_advocate_high_court",
+            r"(?i)\b(?:never|not)\s+(?:once\s+)?(?:been\s+)?(?:practi[sc]ed|enrolled|an? (?:advocate|lawyer)|at the bar)\b",
+        ),
+        (
+            "years_judicial_office",
+            r"(?i)\b(?:never|not)\s+(?:been\s+|held\s+|had\s+)?(?:an?\s+|any\s+)?(?:judge|judicial (?:office|officer|post)|magistrate)\b|\bkabhi\s+(?:bhi\s+)?judge\s+nah?i",
+        ),
+        (
+            "years_judge_high_court",
+            r"(?i)\b(?:never|not)\s+(?:been\s+)?(?:an?\s+|any\s+)?(?:judge|(?:high court|hc) judge)\b|\bkabhi\s+(?:bhi\s+)?judge\s+nah?i",
+        ),
+    ]
+    .into_iter()
+    .map(|(f, p)| (f, Regex::new(p).expect("never pattern")))
+    .collect()
+});
+
+/// "I'll be 25 next year", "I turn 35 in June", "turning twenty-one next month": a birthday
+/// still to come within the year, so the age now is one less.
 static AGE_NEXT_YEAR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\bi(?:'ll|’ll| will)\s+(?:be|turn)\s+{NUM}\s+next\s+year\b"
+        r"(?i)\b(?:i(?:'ll|’ll| will)\s+(?:only\s+)?(?:be|turn)\s+{NUM}\s+next\s+year\b|(?:i(?:'ll|’ll| will)?\s+(?:only\s+)?turn|(?:i am|i'm|i’m|im)?\s*turning)\s+{NUM}\s+(?:in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)|next\s+(?:month|week|year)|this\s+(?:month|week|year)|later\s+this\s+year|in\s+a\s+(?:few\s+)?(?:months?|weeks?|days?))\b)"
     ))
     .expect("pattern")
 });
@@ -270,7 +321,7 @@ pub fn facts_in(question: &str) -> Facts {
     let mut facts = Facts::new();
     let next_year = AGE_NEXT_YEAR
         .captures(question)
-        .and_then(|c| number(c.get(1)?.as_str()))
+        .and_then(|c| number(c.get(1).or(c.get(2))?.as_str()))
         .map(|n| n - 1.0);
     if let Some(n) = next_year.filter(|n| (10.0..=120.0).contains(n)) {
         facts.insert("age".into(), FactValue::Number(n));
@@ -301,6 +352,11 @@ pub fn facts_in(question: &str) -> Facts {
             facts.insert((*fact).into(), FactValue::Number(n));
         }
     }
+    for (fact, re) in NEVER_YEARS.iter() {
+        if !facts.contains_key(*fact) && re.is_match(question) {
+            facts.insert((*fact).into(), FactValue::Number(0.0));
+        }
+    }
     facts
 }
 
@@ -316,7 +372,7 @@ fn stated_yes_no(question: &str) -> Vec<(String, bool)> {
             let Some(m) = pattern.find(&statement) else {
                 continue;
             };
-            let value = polarity ^ NEGATION.is_match(&statement[..m.start()]);
+            let value = polarity ^ negated(&statement, m.start(), m.end());
             let entry = said.entry(id.clone()).or_insert(Some(value));
             if *entry != Some(value) {
                 *entry = None;
@@ -327,6 +383,22 @@ fn stated_yes_no(question: &str) -> Vec<(String, bool)> {
         .filter_map(|(id, v)| v.map(|v| (id, v)))
         .collect()
 }
+
+/// A negation in the ten words before a match ("I hold *no* office of profit", "I am *not*
+/// disqualified under any law or under the anti-defection law"), or a Hindi one after it
+/// ("sarkari naukri *nahi* hai"); a long statement's opening "not" does not reach its end.
+fn negated(statement: &str, start: usize, end: usize) -> bool {
+    let before: Vec<&str> = statement[..start].split_whitespace().collect();
+    let near = before[before.len().saturating_sub(NEGATION_REACH)..].join(" ");
+    let after: Vec<&str> = statement[end..].split_whitespace().take(4).collect();
+    NEGATION.is_match(&near) || HINDI_NEGATION.is_match(&after.join(" "))
+}
+
+/// Words before a match a negation may stand in.
+const NEGATION_REACH: usize = 10;
+
+static HINDI_NEGATION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:nahi|nahin|nahi|nhi|na)").expect("pattern"));
 
 /// Each fact's compiled patterns (of the shipped catalogue), with the value a match states.
 fn cues() -> &'static [(String, Regex, bool)] {
@@ -364,8 +436,10 @@ fn statements(question: &str) -> Vec<String> {
 }
 
 static SPLIT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[.;?!,:\n]+|\s[-–—]\s|\b(?:and|but|if|though|although|because|whereas)\b")
-        .expect("pattern")
+    Regex::new(
+        r"[.;?!,:\n]+|\s[-–—]\s|\b(?:and|but|if|though|although|because|whereas|when|while)\b",
+    )
+    .expect("pattern")
 });
 
 /// A clause that asks rather than states.
@@ -380,7 +454,7 @@ static OTHER_PERSON: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:not|no|never|nor|neither|none|without|gave up|given up|give up|renounced|lost|no longer)\b|n't\b")
+    Regex::new(r"\b(?:not|no|never|nor|neither|none|without|gave up|given up|give up|renounced|renounce|surrendered|lost|no longer|koi)\b|n't\b")
         .expect("pattern")
 });
 
@@ -594,9 +668,123 @@ mod tests {
             "Can I write to my MP about a bill?",
             "My father is 70; can he become Vice President?",
             "I am in a youth group and we want to know: will the newly elected panchayat get a full term?",
+            // The asker choosing someone, or voting, is not the asker being chosen.
+            "Can I appoint a retired High Court judge as the sole arbitrator?",
+            "As an MLA, can I elect the President?",
+            "Am I eligible to vote in the Lok Sabha elections?",
         ] {
             assert_eq!(id(q), None, "{q}");
         }
+        assert_eq!(
+            id("Can the Chief Minister take me into the state cabinet?"),
+            Some("state_minister")
+        );
+        assert_eq!(
+            id("Can I be made a minister in Tamil Nadu though I'm not an MLA?"),
+            Some("state_minister"),
+            "a State's name reads as 'the state'"
+        );
+        assert_eq!(
+            id("Can I contest the next presidential election?"),
+            Some("president")
+        );
+    }
+
+    #[test]
+    fn birthdays_to_come_and_plainer_ages() {
+        assert_eq!(
+            age("I'll turn 35 in June. Can I be Vice-President?"),
+            Some(34.0)
+        );
+        assert_eq!(
+            age("turning twenty-one next month, can I be a panch?"),
+            Some(20.0)
+        );
+        assert_eq!(age("I'm twenty right now"), Some(20.0));
+        assert_eq!(age("i m 33 only, cn i b governor?"), Some(33.0));
+        assert_eq!(
+            age("I am 55 years of age and a citizen of India"),
+            Some(55.0)
+        );
+        assert_eq!(age("32 saal ka hoon"), Some(32.0));
+        assert_eq!(age("12 saal practice ki hai"), None);
+    }
+
+    #[test]
+    fn zero_years_and_the_order_of_bar_and_bench() {
+        let n = |q: &str, fact: &str| facts_in(q).get(fact).copied();
+        let zero = Some(FactValue::Number(0.0));
+        assert_eq!(
+            n("I've never practised law", "years_advocate_high_court"),
+            zero
+        );
+        assert_eq!(
+            n(
+                "I have never held any judicial office",
+                "years_judicial_office"
+            ),
+            zero
+        );
+        assert_eq!(n("I've never been a judge", "years_judge_high_court"), zero);
+        assert_eq!(
+            n(
+                "I practised for 12 years, never as a judge",
+                "years_advocate_high_court"
+            ),
+            Some(FactValue::Number(12.0)),
+            "a number said wins over a 'never' about something else"
+        );
+        assert_eq!(
+            n(
+                "a district judge, which I have been for the last 8 years",
+                "years_judicial_office"
+            ),
+            Some(FactValue::Number(8.0))
+        );
+        let b = |q: &str, fact: &str| facts_in(q).get(fact).copied();
+        assert_eq!(
+            b(
+                "Served 5 yrs as a sessions judge after 6 yrs at the bar",
+                "district_judge_after_advocate"
+            ),
+            Some(FactValue::Bool(true))
+        );
+        assert_eq!(
+            b(
+                "I practised for 3 years and then joined the judiciary",
+                "judicial_office_after_advocate"
+            ),
+            Some(FactValue::Bool(true))
+        );
+        assert_eq!(
+            b("I practised for 3 years", "judicial_office_after_advocate"),
+            None
+        );
+    }
+
+    #[test]
+    fn jobs_under_government_and_hindi_negation() {
+        let f = |q: &str| facts_in(q).get("holds_office_of_profit").copied();
+        assert_eq!(
+            f("I'm a constable in the UP Police"),
+            Some(FactValue::Bool(true))
+        );
+        assert_eq!(
+            f("I work as a clerk in the district collectorate"),
+            Some(FactValue::Bool(true))
+        );
+        assert_eq!(
+            f("mere paas koi sarkari naukri nahi hai"),
+            Some(FactValue::Bool(false))
+        );
+        assert_eq!(f("I run a shop"), None);
+        let c = |q: &str| facts_in(q).get("citizen").copied();
+        assert_eq!(c("main Bharat ka nagrik hoon"), Some(FactValue::Bool(true)));
+        assert_eq!(
+            c("I renounced my Indian citizenship when I became an Australian citizen"),
+            Some(FactValue::Bool(false)),
+            "both statements say no"
+        );
     }
 
     #[test]
