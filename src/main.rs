@@ -36,6 +36,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What changed between two editions: per provision amended (with the amending Acts from
+    /// the newer edition's footnotes), inserted, omitted, or revised in printing, and the
+    /// changed words (`nyaya diff 2022-05-01 2024-05-01`). Reads the PDFs; no database needed.
+    Diff {
+        /// The older edition: its date (YYYY-MM-DD, YYYY-MM or YYYY) or a PDF.
+        from: String,
+        /// The newer edition: its date or a PDF.
+        to: String,
+        /// Where editions are looked up by date (default: the default PDF's folder).
+        #[arg(long)]
+        corpus: Option<PathBuf>,
+        /// Print the whole diff as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show one provision: "21A", "Art. 21-A", "Seventh Schedule", "preamble" …
     Provision {
         reference: String,
@@ -767,6 +782,28 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 "\npicked threshold: {t:.3} ({} split, mode {})",
                 sel.split, opts.mode
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Diff {
+            from,
+            to,
+            corpus,
+            json,
+        } => {
+            let dir = corpus.unwrap_or_else(|| {
+                cfg.default_pdf
+                    .parent()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| PathBuf::from("."))
+            });
+            let old = nyaya::editions::load_edition(&from, &dir, &cfg.pdfium_lib)?;
+            let new = nyaya::editions::load_edition(&to, &dir, &cfg.pdfium_lib)?;
+            let d = nyaya_ingest::diff::compare(&old, &new);
+            if json {
+                println!("{}", serde_json::to_string(&d).unwrap_or_default());
+            } else {
+                print!("{}", nyaya::editions::render_text(&d));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Eligible {

@@ -525,3 +525,51 @@ fn eligible_prints_the_verdict_with_the_texts_words() {
     assert_ne!(v["verdict"], "likely_eligible", "{v}");
     assert_eq!(v["missing_facts"][0]["id"], "citizen", "{v}");
 }
+
+/// `nyaya diff` finds both editions in the corpus folder by their dates and prints the 106th
+/// Amendment's changes with its Act; `--json` is one object; a bad edition is a clear error.
+#[test]
+fn diff_lists_the_changes_between_the_editions() {
+    let corpus = real_pdf().parent().unwrap().to_path_buf();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_nyaya"))
+            .args(args)
+            .current_dir(std::env::temp_dir())
+            .env("NYAYA_PDFIUM_LIB", pdfium_lib())
+            .env("NYAYA_LOG", "error")
+            .output()
+            .unwrap()
+    };
+    let dir = corpus.to_str().unwrap();
+    let out = run(&["diff", "2022-05-01", "2024-05-01", "--corpus", dir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("As on May, 2022 (2022-05-01) → As on 1st May, 2024 (2024-05-01): 1 amended, 3 inserted, 0 omitted"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "by the Constitution (One Hundred and Sixth Amendment) Act, 2023 (inserted (2)(ba))"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("[-Pondicherry.-]{+Puducherry.+}"), "{text}");
+    let out = run(&["diff", "2022", "2024", "--corpus", dir, "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let inserted: Vec<&str> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "inserted")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(inserted, ["330A", "332A", "334A"]);
+    let out = run(&["diff", "2019-01-01", "2024", "--corpus", dir]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no edition dated 2019-01-01") && stderr(&out).contains("2022-05-01"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -10,6 +10,7 @@
 pub mod amendment;
 pub mod chunk;
 pub mod contents;
+pub mod diff;
 pub mod layout;
 pub mod model;
 pub mod pdf;
