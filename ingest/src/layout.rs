@@ -94,7 +94,8 @@ pub fn layout_page(page: &Page) -> PageLayout {
         .map(|l| l.y)
         .fold(None, |acc: Option<f32>, y| {
             Some(acc.map_or(y, |a| a.max(y)))
-        });
+        })
+        .or_else(|| unruled_footnotes_top(&lines, body_size));
     let mut body = Vec::new();
     let mut footnotes = Vec::new();
     // Odd and even pages sit at different offsets (the text block starts at 162 pt on most
@@ -117,7 +118,7 @@ pub fn layout_page(page: &Page) -> PageLayout {
         }
         if let Some(ry) = rule_y {
             if line.y < ry {
-                if !is_page_number(&line, page.width) {
+                if !is_page_number(&line, page.width, body_size) {
                     footnotes.push(line);
                 }
                 continue;
@@ -125,7 +126,8 @@ pub fn layout_page(page: &Page) -> PageLayout {
         }
         let in_head_band = line.y >= top_y - 25.0;
         if (in_head_band && is_running_head(&line, body_size))
-            || ((in_head_band || line.y <= bottom_y + 0.5) && is_page_number(&line, page.width))
+            || ((in_head_band || line.y <= bottom_y + 0.5)
+                && is_page_number(&line, page.width, body_size))
         {
             continue;
         }
@@ -385,13 +387,41 @@ fn is_rule(line: &Line) -> bool {
     t.len() >= 30 && t.chars().all(|c| c == '_')
 }
 
-fn is_page_number(line: &Line, width: f32) -> bool {
+fn is_page_number(line: &Line, width: f32, body_size: f32) -> bool {
     let t = line.text();
     let t = t.trim();
     !t.is_empty()
         && t.chars().all(|c| c.is_ascii_digit())
-        && ((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 30.0
+        // Centred, or (a few 2022 pages) set larger than any body text wherever it stands.
+        && (((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 30.0 || line.size > body_size * 1.15)
 }
+
+/// Where the footnotes start on a page whose rule is drawn rather than typed (some 2022
+/// pages): the bottom lines, all in footnote size, the first of them numbered ("1. Subs.
+/// by …"), set apart from the body above by at least two body lines' space. Just above that
+/// first line, or `None`.
+fn unruled_footnotes_top(lines: &[Line], body_size: f32) -> Option<f32> {
+    let mut by_y: Vec<&Line> = lines.iter().collect();
+    by_y.sort_by(|a, b| a.y.total_cmp(&b.y));
+    let mut top: Option<&Line> = None;
+    for l in by_y {
+        let text = l.text();
+        if text.trim().chars().all(|c| c.is_ascii_digit()) {
+            continue; // a page number below the notes
+        }
+        if l.size < body_size * 0.9 {
+            top = Some(l);
+            continue;
+        }
+        let top = top?;
+        let numbered = FOOTNOTE_START.is_match(top.text().trim_start());
+        return (numbered && l.y - top.y >= 2.0 * body_size).then_some(top.y + 1.0);
+    }
+    None
+}
+
+static FOOTNOTE_START: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\d{1,2}\.\s").expect("pattern"));
 
 /// The running head at the top of a page: "11 THE CONSTITUTION OF INDIA" (page number first on
 /// one side, last on the other) and a larger "(Part III.—Fundamental Rights)". The caller only
