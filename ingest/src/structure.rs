@@ -441,6 +441,33 @@ impl Builder {
         }
     }
 
+    /// A marginal title printed in roman rather than bold (2022's `[232. Interpretation.—Articles
+    /// 230, …`): a short capitalised phrase ending ".—" at the start of the text is the title.
+    fn split_roman_title(&mut self) {
+        let Some(at) = self.text.find(".—") else {
+            return;
+        };
+        let head = &self.text[..at];
+        let words = head.split_whitespace().count();
+        if !(1..=12).contains(&words)
+            || !head.starts_with(|c: char| c.is_uppercase())
+            || head.contains(['(', ')', ',', ';', ':', '\n'])
+        {
+            return;
+        }
+        let removed = self.text[..at + ".—".len()].chars().count();
+        self.title = head.trim().to_string();
+        self.text = self.text[at + ".—".len()..].to_string();
+        self.chars = self.text.chars().count();
+        self.paras = vec![0];
+        for (_, off) in self.markers.iter_mut() {
+            *off = off.map(|o| o.saturating_sub(removed));
+        }
+        for off in self.closes.values_mut() {
+            *off = off.saturating_sub(removed);
+        }
+    }
+
     /// Drops the `]` that closes a bracketed provision (`[232. … (w.e.f. 1-11-1956)].`).
     fn unframe(&mut self) {
         let t = self.text.trim_end();
@@ -491,6 +518,9 @@ impl<'a> Segmenter<'a> {
             }
             if b.kind == ProvisionKind::Article && b.title.is_empty() {
                 b.split_stub_title();
+            }
+            if b.kind == ProvisionKind::Article && b.title.is_empty() {
+                b.split_roman_title();
             }
             self.done.push(b);
         }

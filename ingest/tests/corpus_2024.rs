@@ -113,6 +113,31 @@ fn titles_parts_chapters_and_subheadings() {
         get(&DOC, "3").title,
         "Formation of new States and alteration of areas, boundaries or names of existing States"
     );
+    // A marginal title printed in roman (inserted Articles): the title, not the text's start.
+    for (id, title, start) in [
+        (
+            "43A",
+            "Participation of workers in management of industries",
+            "The State shall take steps",
+        ),
+        (
+            "246A",
+            "Special provision with respect to goods and services tax",
+            "(1) Notwithstanding",
+        ),
+        (
+            "361B",
+            "Disqualification for appointment on remunerative political post",
+            "A member of a House",
+        ),
+    ] {
+        assert_eq!(get(&DOC, id).title, title);
+        assert!(
+            get(&DOC, id).text.starts_with(start),
+            "{id}: {}",
+            get(&DOC, id).text
+        );
+    }
 }
 
 #[test]
