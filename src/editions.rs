@@ -10,39 +10,57 @@ use nyaya_ingest::ParsedDocument;
 
 use crate::error::AppError;
 
-/// An edition named on the command line: its date ("2024-05-01", "2024-05", "2024") or a PDF.
-pub fn load_edition(
-    spec: &str,
+/// The editions named on the command line, each by its date ("2024-05-01", "2024-05", "2024")
+/// or a PDF. Dates are looked up in `corpus_dir`, and each PDF there is parsed at most once.
+pub fn load_editions<const N: usize>(
+    specs: [&str; N],
     corpus_dir: &Path,
     pdfium_lib: &Path,
-) -> Result<ParsedDocument, AppError> {
-    let path = Path::new(spec);
-    if spec.ends_with(".pdf") || path.is_file() {
-        return parse(path, pdfium_lib);
-    }
-    if !looks_like_date(spec) {
-        return Err(AppError::BadRequest(format!(
-            "{spec:?} is neither a PDF nor an edition date (YYYY-MM-DD, YYYY-MM or YYYY)"
-        )));
-    }
-    let mut found = Vec::new();
-    for pdf in corpus_pdfs(corpus_dir)? {
-        let doc = parse(&pdf, pdfium_lib)?;
-        let date = edition_date(&doc.edition).unwrap_or_default();
-        if date.starts_with(spec) {
-            return Ok(doc);
+) -> Result<[ParsedDocument; N], AppError> {
+    let mut found: [Option<ParsedDocument>; N] = std::array::from_fn(|_| None);
+    for (slot, spec) in found.iter_mut().zip(specs) {
+        let path = Path::new(spec);
+        if spec.ends_with(".pdf") || path.is_file() {
+            *slot = Some(parse(path, pdfium_lib)?);
+        } else if !looks_like_date(spec) {
+            return Err(AppError::BadRequest(format!(
+                "{spec:?} is neither a PDF nor an edition date (YYYY-MM-DD, YYYY-MM or YYYY)"
+            )));
         }
-        found.push(format!("{} ({})", date, pdf.display()));
     }
-    Err(AppError::BadRequest(format!(
-        "no edition dated {spec} in {}; found: {}",
-        corpus_dir.display(),
-        if found.is_empty() {
-            "none".to_string()
-        } else {
-            found.join(", ")
+    let mut seen = Vec::new();
+    if found.iter().any(Option::is_none) {
+        for pdf in corpus_pdfs(corpus_dir)? {
+            let doc = parse(&pdf, pdfium_lib)?;
+            let date = edition_date(&doc.edition).unwrap_or_default();
+            for (slot, spec) in found.iter_mut().zip(specs) {
+                if slot.is_none() && date.starts_with(spec) {
+                    *slot = Some(doc.clone());
+                }
+            }
+            seen.push(format!("{date} ({})", pdf.display()));
+            if found.iter().all(Option::is_some) {
+                break;
+            }
         }
-    )))
+    }
+    let mut out = Vec::with_capacity(N);
+    for (slot, spec) in found.into_iter().zip(specs) {
+        out.push(slot.ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "no edition dated {spec} in {}; found: {}",
+                corpus_dir.display(),
+                if seen.is_empty() {
+                    "none".to_string()
+                } else {
+                    seen.join(", ")
+                }
+            ))
+        })?);
+    }
+    Ok(out
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one document per spec")))
 }
 
 fn looks_like_date(s: &str) -> bool {
@@ -209,7 +227,7 @@ mod tests {
         assert!(looks_like_date("2024"));
         assert!(!looks_like_date("last year"));
         assert!(!looks_like_date("24-05-01"));
-        let err = load_edition("yesterday", Path::new("corpus"), Path::new("x")).unwrap_err();
+        let err = load_editions(["yesterday"], Path::new("corpus"), Path::new("x")).unwrap_err();
         assert!(err
             .to_string()
             .contains("neither a PDF nor an edition date"));

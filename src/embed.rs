@@ -110,8 +110,7 @@ pub(crate) fn ort_environment(lib: &Path) -> Result<ort::environment::Environmen
 /// texts pad little and keep the arena's activation buffers small (ADR 0009).
 const SHARED_SESSION_BATCH: usize = 8;
 
-/// Texts per run for a single-threaded session of a pool: one, no padding at all (2,598
-/// clause spans on two such sessions: 22.2 s at 1, 23.1 s at 4).
+/// Texts per run for a single-threaded session of a pool: one, so nothing is padded.
 const POOLED_SESSION_BATCH: usize = 1;
 
 /// Sessions in a bulk pool at most.
@@ -120,10 +119,10 @@ const MAX_SESSIONS: usize = 4;
 /// An ONNX model run through fastembed's user-defined model path.
 ///
 /// Two shapes: the server's ([`OnnxEmbedder::load`]) is one session whose intra-op threads
-/// use every core, since each ONNX Runtime session holds about 130 MB and a request embeds
-/// one question; ingest's ([`OnnxEmbedder::load_for_bulk`]) is one single-threaded session per
-/// core, because intra-op parallelism over a short sequence leaves a core idle: on 2 cores
-/// the corpus embeds in 47 s instead of 59 s (ADR 0003).
+/// use every core, since each ONNX Runtime session holds its own weights and arena and a
+/// request embeds one question; ingest's ([`OnnxEmbedder::load_for_bulk`]) is one
+/// single-threaded session per core, because intra-op parallelism over a short sequence
+/// leaves a core idle (`nyaya ingest` on an empty database: ADR 0003).
 pub struct OnnxEmbedder {
     manifest: ModelManifest,
     // fastembed's `embed` takes `&mut self`: each session is behind its own lock.
@@ -145,6 +144,7 @@ impl OnnxEmbedder {
 
     /// Loads the model with `sessions` sessions: one uses every core, more are single-threaded.
     pub fn load_sessions(dir: &Path, ort_lib: &Path, sessions: usize) -> Result<Self, EmbedError> {
+        let sessions = sessions.max(1);
         let manifest = ModelManifest::load(dir)?;
         let read = |name: &str| {
             std::fs::read(dir.join(name)).map_err(|e| EmbedError::Model {
@@ -158,16 +158,16 @@ impl OnnxEmbedder {
             Pooling::Mean
         };
         let onnx = read(&manifest.onnx)?;
+        let tokenizer_files = TokenizerFiles {
+            tokenizer_file: read("tokenizer.json")?,
+            config_file: read("config.json")?,
+            special_tokens_map_file: read("special_tokens_map.json")?,
+            tokenizer_config_file: read("tokenizer_config.json")?,
+        };
         let env = ort_environment(ort_lib)?;
-        let mut pool = Vec::with_capacity(sessions.max(1));
-        for _ in 0..sessions.max(1) {
-            let tokenizer_files = TokenizerFiles {
-                tokenizer_file: read("tokenizer.json")?,
-                config_file: read("config.json")?,
-                special_tokens_map_file: read("special_tokens_map.json")?,
-                tokenizer_config_file: read("tokenizer_config.json")?,
-            };
-            let model = UserDefinedEmbeddingModel::new(onnx.clone(), tokenizer_files)
+        let mut pool = Vec::with_capacity(sessions);
+        for _ in 0..sessions {
+            let model = UserDefinedEmbeddingModel::new(onnx.clone(), tokenizer_files.clone())
                 .with_pooling(pooling.clone());
             let mut options = InitOptionsUserDefined::new()
                 .with_environment(env.clone())

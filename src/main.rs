@@ -796,8 +796,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                     .map(PathBuf::from)
                     .unwrap_or_else(|| PathBuf::from("."))
             });
-            let old = nyaya::editions::load_edition(&from, &dir, &cfg.pdfium_lib)?;
-            let new = nyaya::editions::load_edition(&to, &dir, &cfg.pdfium_lib)?;
+            let [old, new] = nyaya::editions::load_editions([&from, &to], &dir, &cfg.pdfium_lib)?;
             let d = nyaya_ingest::diff::compare(&old, &new);
             if json {
                 println!("{}", serde_json::to_string(&d).unwrap_or_default());

@@ -428,17 +428,8 @@ impl Builder {
         let title = clean_marginal_title(
             head.trim_matches(|c: char| c.is_whitespace() || "[].—-".contains(c)),
         );
-        let removed = head.chars().count();
         self.title = title;
-        self.text = self.text[at..].to_string();
-        self.chars = self.text.chars().count();
-        self.paras = vec![0];
-        for (_, off) in self.markers.iter_mut() {
-            *off = off.map(|o| o.saturating_sub(removed));
-        }
-        for off in self.closes.values_mut() {
-            *off = off.saturating_sub(removed);
-        }
+        self.drop_head(at);
     }
 
     /// A marginal title printed in roman rather than bold (2022's `[232. Interpretation.—Articles
@@ -455,9 +446,15 @@ impl Builder {
         {
             return;
         }
-        let removed = self.text[..at + ".—".len()].chars().count();
         self.title = head.trim().to_string();
-        self.text = self.text[at + ".—".len()..].to_string();
+        self.drop_head(at + ".—".len());
+    }
+
+    /// Cuts the text before byte `at` (a title that was read as text), moving the markers'
+    /// and brackets' char offsets with it.
+    fn drop_head(&mut self, at: usize) {
+        let removed = self.text[..at].chars().count();
+        self.text = self.text[at..].to_string();
         self.chars = self.text.chars().count();
         self.paras = vec![0];
         for (_, off) in self.markers.iter_mut() {
