@@ -320,7 +320,7 @@ pub fn compare(old: &ParsedDocument, new: &ParsedDocument) -> EditionDiff {
         }
         let (a, b) = (comparable(&o.text), comparable(&p.text));
         let titles_differ = comparable(&o.title) != comparable(&p.title);
-        if a == b && !titles_differ {
+        if (a == b || (acts.is_empty() && same_words_reordered(&a, &b))) && !titles_differ {
             unchanged += 1;
             continue;
         }
@@ -367,6 +367,22 @@ pub fn compare(old: &ParsedDocument, new: &ParsedDocument) -> EditionDiff {
         unchanged,
         changes,
     }
+}
+
+/// True when `a` and `b` hold the same words the same number of times, in another order.
+///
+/// Two columns set side by side (Appendix I's signature blocks: "Director Land Records &
+/// Survey (Ex officio) …" beside "Director General, Land Records …") are read line by line
+/// across both; when one printing wraps a column's lines elsewhere, the words interleave in
+/// another order. No amendment reorders words without changing one, so such a difference is
+/// one of layout.
+pub fn same_words_reordered(a: &str, b: &str) -> bool {
+    fn sorted(s: &str) -> Vec<&str> {
+        let mut w: Vec<&str> = s.split_whitespace().collect();
+        w.sort_unstable();
+        w
+    }
+    sorted(a) == sorted(b)
 }
 
 /// Word runs from `a` to `b`: equal, removed and added runs merged where adjacent.
@@ -431,6 +447,16 @@ mod tests {
             comparable("trade or business; or (ii)")
         );
         assert_ne!(comparable("Pondicherry"), comparable("Puducherry"));
+    }
+
+    #[test]
+    fn words_read_in_another_order_are_layout() {
+        // Appendix I, 2022 and 2024: the left column wraps after "(Ex" in one printing only.
+        let a = "Survey (Ex Director General, Land Records officio) West Bengal, India & Director,";
+        let b = "Survey Director General, Land Records (Ex officio) West Bengal, India & Director,";
+        assert!(same_words_reordered(a, b));
+        assert!(!same_words_reordered("the tax; or", "the tax; and"));
+        assert!(!same_words_reordered("a a b", "a b b"));
     }
 
     #[test]

@@ -133,12 +133,50 @@ pub fn layout_page(page: &Page) -> PageLayout {
         }
         body.push(line);
     }
+    restore_lost_open_parens(&mut body);
     PageLayout {
         number: page.number,
         width: page.width,
         body_size,
         body,
         footnotes,
+    }
+}
+
+/// Puts back the "(" of an item label the text layer lost.
+///
+/// 2024 p. 227 prints Article 338(8)'s items "(c)" and "(d)" with the parenthesis drawn as a
+/// path: the text layer reads "c) receiving evidence …", one parenthesis width (≈3 pt) to the
+/// right of where "(b)" starts. A line that opens with a lone letter and ")" is restored when
+/// the item label just above it is the letter before, set about one "(" further left — a
+/// sequence and an alignment no ordinary sentence ("date) of members …") has.
+fn restore_lost_open_parens(body: &mut [Line]) {
+    static LABEL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(\()?([a-z])\) ").expect("pattern"));
+    // (letter, x0 of its "(", line index) of the last item label seen.
+    let mut last: Option<(char, f32, usize)> = None;
+    for (i, line) in body.iter_mut().enumerate() {
+        let text = line.text();
+        let Some(c) = LABEL.captures(&text) else {
+            continue;
+        };
+        let letter = c[2].chars().next().unwrap_or('a');
+        if c.get(1).is_none() {
+            let Some((prev, x0, at)) = last else {
+                continue;
+            };
+            let dx = line.x0 - x0;
+            if i - at > 3 || prev as u8 + 1 != letter as u8 || !(1.5..=5.0).contains(&dx) {
+                continue;
+            }
+            if let Some(Tok::Text { s, .. }) =
+                line.toks.iter_mut().find(|t| matches!(t, Tok::Text { .. }))
+            {
+                s.insert(0, '(');
+            }
+            line.x0 = x0;
+        }
+        last = Some((letter, line.x0, i));
     }
 }
 
@@ -247,6 +285,7 @@ fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
     // 3. Each cluster → a line of tokens, left to right.
     let mut lines = Vec::with_capacity(clusters.len());
     for mut c in clusters {
+        drop_leader_dots_under_text(&mut c.glyphs);
         c.glyphs.sort_by(|a, b| a.0.x0.total_cmp(&b.0.x0));
         let mut toks: Vec<Tok> = Vec::new();
         let mut prev: Option<&Glyph> = None;
@@ -318,6 +357,44 @@ fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
         });
     }
     lines
+}
+
+/// Drops the dots of a leader (and the space that ends it) that run underneath the text they
+/// lead to.
+///
+/// The Fourth Schedule's table prints "West Bengal ........16": the leader is one run of dots
+/// that ends at 423.3 pt while the figure it leads to starts at 420.5 pt, so sorting by x
+/// would read "1.6". A dot is part of a leader when the glyph drawn just before or after it is
+/// a dot too; such a dot that overlaps a glyph other than a dot is dropped. Ordinary full
+/// stops never overlap their neighbours.
+fn drop_leader_dots_under_text(glyphs: &mut Vec<(Glyph, bool)>) {
+    let is_dot = |i: usize| glyphs.get(i).is_some_and(|(g, m)| !m && g.ch == '.');
+    let leader: Vec<usize> = (0..glyphs.len())
+        .filter(|&i| is_dot(i) && ((i > 0 && is_dot(i - 1)) || is_dot(i + 1)))
+        .collect();
+    if leader.is_empty() {
+        return;
+    }
+    let overlaps = |d: &Glyph| {
+        glyphs.iter().any(|(g, m)| {
+            !m && g.ch != '.' && !g.ch.is_whitespace() && d.x0 < g.x1 - 0.5 && d.x1 > g.x0 + 0.5
+        })
+    };
+    // The space that closes the leader sits inside the figure too and would split it.
+    let inside = |d: &Glyph| {
+        glyphs
+            .iter()
+            .any(|(g, m)| !m && !g.ch.is_whitespace() && d.x0 > g.x0 + 0.5 && d.x0 < g.x1 - 0.5)
+    };
+    let drop: Vec<usize> = (0..glyphs.len())
+        .filter(|&i| {
+            let (g, m) = &glyphs[i];
+            (leader.contains(&i) && overlaps(g)) || (!m && g.ch.is_whitespace() && inside(g))
+        })
+        .collect();
+    for i in drop.into_iter().rev() {
+        glyphs.remove(i);
+    }
 }
 
 /// Collapses runs of spaces inside and across text tokens; drops empty tokens.
@@ -536,6 +613,73 @@ mod tests {
         assert_eq!(l.body.len(), 1);
         assert_eq!(l.body[0].text(), "PART VII");
         assert!(l.body[0].is_centred(612.0));
+    }
+
+    #[test]
+    fn an_item_label_that_lost_its_open_paren_gets_it_back() {
+        // 2024 p. 227, Article 338(8): "(b)" at 210.0 pt, then "c)" and "d)" at 213.1 pt.
+        let p = page(vec![
+            glyphs("(b) requiring the discovery", 210.0, 401.5, 9.12, false),
+            glyphs(
+                "c) receiving evidence on affidavits;",
+                213.1,
+                393.6,
+                9.12,
+                false,
+            ),
+            glyphs(
+                "d) requisitioning any public record",
+                213.1,
+                385.4,
+                9.12,
+                false,
+            ),
+            glyphs("court or office;", 186.0, 377.5, 9.12, false),
+            glyphs("date) of members belonging", 186.0, 369.6, 9.12, false),
+        ]);
+        let l = layout_page(&p);
+        let texts: Vec<String> = l.body.iter().map(Line::text).collect();
+        assert_eq!(texts[1], "(c) receiving evidence on affidavits;");
+        assert_eq!(texts[2], "(d) requisitioning any public record");
+        assert_eq!(l.body[1].x0, l.body[0].x0);
+        // Not an item: no label just above, no alignment.
+        assert_eq!(texts[4], "date) of members belonging");
+        let lone = layout_page(&page(vec![glyphs("c) text", 213.1, 393.6, 9.12, false)]));
+        assert_eq!(lone.body[0].text(), "c) text");
+    }
+
+    #[test]
+    fn a_leader_running_under_its_figure_does_not_split_it() {
+        // 2024 p. 305: the dots end at 423.3 pt, the "16" starts at 420.5 pt.
+        let mut gs = glyphs("West Bengal ", 176.4, 475.7, 9.12, false);
+        gs.extend((0..8).map(|i| Glyph {
+            ch: '.',
+            x0: 404.2 + i as f32 * 2.35,
+            x1: 406.5 + i as f32 * 2.35,
+            y: 475.7,
+            size: 9.12,
+            bold: false,
+        }));
+        gs.push(Glyph {
+            ch: ' ',
+            x0: 423.2,
+            x1: 423.2,
+            y: 475.7,
+            size: 9.12,
+            bold: false,
+        });
+        gs.extend(glyphs("16]", 420.5, 475.7, 9.12, false));
+        let l = layout_page(&page(vec![gs]));
+        assert_eq!(l.body[0].text(), "West Bengal .......16]");
+        // A full stop that touches nothing stays.
+        let l = layout_page(&page(vec![glyphs(
+            "Sikkim ... 1.",
+            176.4,
+            475.7,
+            9.12,
+            false,
+        )]));
+        assert_eq!(l.body[0].text(), "Sikkim ... 1.");
     }
 
     #[test]
