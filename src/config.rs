@@ -67,6 +67,16 @@ pub struct Config {
     )]
     pub default_pdf: PathBuf,
 
+    /// The edition searches, answers and provision lookups read when a request names none
+    /// ("2022", "2024-05-01"); the newest stored when unset.
+    #[arg(long = "edition", env = "NYAYA_EDITION", global = true)]
+    pub edition: Option<String>,
+
+    /// `nyaya serve` also ingests, after it starts answering, every other edition (PDF) in the
+    /// default PDF's folder; `false` keeps to the default PDF alone.
+    #[arg(long, env = "NYAYA_OTHER_EDITIONS", global = true, default_value_t = true, action = clap::ArgAction::Set)]
+    pub other_editions: bool,
+
     /// The search mode when a request names none.
     #[arg(
         long,
@@ -266,6 +276,7 @@ impl Config {
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,
             refusal_threshold: self.refusal_threshold,
+            edition: self.edition.clone(),
             ..Default::default()
         }
     }

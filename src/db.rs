@@ -34,6 +34,11 @@ pub async fn connect(url: &str) -> AppResult<PgPool> {
                 use sqlx::Executor;
                 conn.execute(format!("SET hnsw.ef_search = {HNSW_EF_SEARCH}").as_str())
                     .await?;
+                // The dense leg filters the index's neighbours to one edition; with several
+                // editions stored, a scan that ends short of the LIMIT goes on (in exact order)
+                // instead of returning fewer rows (pgvector 0.8).
+                conn.execute("SET hnsw.iterative_scan = strict_order")
+                    .await?;
                 Ok(())
             })
         })

@@ -73,7 +73,7 @@ fn looks_like_date(s: &str) -> bool {
             .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
 }
 
-fn corpus_pdfs(dir: &Path) -> Result<Vec<PathBuf>, AppError> {
+pub fn corpus_pdfs(dir: &Path) -> Result<Vec<PathBuf>, AppError> {
     let entries = std::fs::read_dir(dir).map_err(|e| AppError::File {
         path: dir.display().to_string(),
         reason: e.to_string(),

@@ -42,6 +42,12 @@ pub enum AppError {
     /// No corpus has been ingested yet.
     #[error("no corpus is loaded yet: run `nyaya ingest`")]
     NoCorpus,
+
+    #[error("no single stored edition matches {selector:?} (name one by its date, YYYY, YYYY-MM or YYYY-MM-DD); stored editions: {available:?}")]
+    UnknownEdition {
+        selector: String,
+        available: Vec<String>,
+    },
     /// The file to ingest could not be read.
     #[error("cannot read {path}: {reason}")]
     File { path: String, reason: String },

@@ -119,16 +119,21 @@ pub async fn evaluate(
     })
 }
 
-/// Every provision's stored text, by ref: what the evaluations check quotes against (not the
-/// pipeline's own copy).
-async fn provision_texts(pool: &sqlx::PgPool) -> AppResult<BTreeMap<String, String>> {
-    Ok(
-        sqlx::query_as::<_, (String, String)>("SELECT ref_id, text FROM provisions")
-            .fetch_all(pool)
-            .await?
-            .into_iter()
-            .collect(),
+/// Every provision's stored text in the edition the answers read, by ref: what the
+/// evaluations check quotes against (not the pipeline's own copy).
+async fn provision_texts(
+    pool: &sqlx::PgPool,
+    edition: Option<&str>,
+) -> AppResult<BTreeMap<String, String>> {
+    let edition = crate::store::resolve_edition(pool, edition).await?;
+    Ok(sqlx::query_as::<_, (String, String)>(
+        "SELECT ref_id, text FROM provisions WHERE document_id = $1",
     )
+    .bind(edition.document_id)
+    .fetch_all(pool)
+    .await?
+    .into_iter()
+    .collect())
 }
 
 /// Whether a citation's quote is an exact substring of its provision's stored text.
@@ -144,7 +149,7 @@ pub async fn evaluate_answers(
     answerer: &crate::answer::Answerer,
     cases: &[GoldenCase],
 ) -> AppResult<(nyaya_eval::AnswerCard, Vec<nyaya_eval::AnswerOutcome>)> {
-    let texts = provision_texts(&answerer.pool).await?;
+    let texts = provision_texts(&answerer.pool, answerer.search.edition.as_deref()).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
@@ -153,6 +158,7 @@ pub async fn evaluate_answers(
             history: Vec::new(),
             mode: None,
             facts: Default::default(),
+            edition: None,
         };
         let request_id = format!("eval-{}-{}-{}", &run[..8], case.split.as_str(), case.id);
         let r = crate::answer::ask(answerer, req, request_id, None).await?;
@@ -233,6 +239,7 @@ pub async fn paraphrase_firsts_answers(
                 history: Vec::new(),
                 mode: None,
                 facts: Default::default(),
+                edition: None,
             };
             let request_id = format!(
                 "eval-paraphrase-{}-{}",
@@ -375,7 +382,7 @@ pub async fn evaluate_eligibility(
     answerer: &crate::answer::Answerer,
     cases: &[nyaya_eval::EligibilityCase],
 ) -> AppResult<nyaya_eval::EligibilityCard> {
-    let texts = provision_texts(&answerer.pool).await?;
+    let texts = provision_texts(&answerer.pool, answerer.search.edition.as_deref()).await?;
     let run = uuid::Uuid::new_v4().simple().to_string();
     let mut outcomes = Vec::with_capacity(cases.len());
     for case in cases {
@@ -389,6 +396,7 @@ pub async fn evaluate_eligibility(
             history: Vec::new(),
             mode: None,
             facts,
+            edition: None,
         };
         let request_id = format!("eval-{}-eligibility-{}", &run[..8], case.id);
         let r = crate::answer::ask(answerer, req, request_id, None).await?;

@@ -129,6 +129,16 @@ pub async fn ingest_corpus(pool: &PgPool, cfg: &Config, path: &Path) -> AppResul
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
+    // Editions are stored side by side, keyed by the date on the cover.
+    let edition_date = nyaya_ingest::diff::edition_date(&doc.edition)
+        .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+        .ok_or_else(|| AppError::File {
+            path: path.display().to_string(),
+            reason: format!(
+                "its cover gives no edition date ({:?}); editions are stored by date",
+                doc.edition
+            ),
+        })?;
     let stored = store::NewCorpus {
         doc: &doc,
         chunks: &chunks,
@@ -137,6 +147,7 @@ pub async fn ingest_corpus(pool: &PgPool, cfg: &Config, path: &Path) -> AppResul
         summary: &summary,
         source_name: &name,
         pdf: &bytes,
+        edition_date,
     };
     summary.changed = store::replace_corpus(pool, &stored).await?;
     summary.seconds = started.elapsed().as_secs_f64();
@@ -251,6 +262,47 @@ pub async fn span_pass(pool: PgPool, cfg: Config, models: crate::search::Models)
         tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
         0
     })
+}
+
+/// Ingests, one at a time, every other edition in the default PDF's folder (`corpus/`: the
+/// 2022 printing beside the 2024 one) while the server already answers from the default, so
+/// that the first start is not twice as long. Each is its own transaction, and a stored one is
+/// a no-op; replicas take turns under the corpus lock. Returns how many it stored.
+pub async fn edition_pass(pool: PgPool, cfg: Config) -> usize {
+    let Some(dir) = cfg.default_pdf.parent().map(Path::to_path_buf) else {
+        return 0;
+    };
+    let pdfs = match crate::editions::corpus_pdfs(&dir) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!(error = %e, "other editions not ingested");
+            return 0;
+        }
+    };
+    let default = std::fs::canonicalize(&cfg.default_pdf).ok();
+    let mut stored = 0;
+    for pdf in pdfs {
+        if std::fs::canonicalize(&pdf).ok() == default {
+            continue;
+        }
+        let run = async {
+            let lock = StartupLock::acquire(&pool, StartupLock::CORPUS).await?;
+            let outcome = ingest_corpus(&pool, &cfg, &pdf).await;
+            lock.release().await?;
+            outcome
+        };
+        match run.await {
+            Ok(o) if o.complete => {
+                stored += usize::from(o.summary.changed);
+                tracing::info!(pdf = %pdf.display(), edition = %o.summary.edition, changed = o.summary.changed, "edition ingested");
+            }
+            Ok(o) => {
+                tracing::warn!(pdf = %pdf.display(), missing = ?o.summary.missing, "edition not stored: incomplete parse")
+            }
+            Err(e) => tracing::warn!(pdf = %pdf.display(), error = %e, "edition not ingested"),
+        }
+    }
+    stored
 }
 
 /// Progress on stderr, one line that redraws itself, at most every 10 %.

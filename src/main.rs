@@ -584,7 +584,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         }
         Command::Provision { reference, json } => {
             let pool = db::connect(&cfg.database_url).await?;
-            let p = provision::lookup(&pool, &reference).await?;
+            let edition = match nyaya::store::resolve_edition(&pool, cfg.edition.as_deref()).await {
+                Err(AppError::NoCorpus) => {
+                    eprintln!("error: {reference:?} cannot be looked up: no corpus is loaded yet (run `nyaya ingest`)");
+                    return Ok(ExitCode::from(1));
+                }
+                other => other?,
+            };
+            let p = provision::lookup(&pool, edition.document_id, &reference).await?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
             } else {
@@ -718,6 +725,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 history: Vec::new(),
                 mode,
                 facts,
+                edition: None,
             };
             let r = nyaya::answer::ask(&answerer, req, request_id, None)
                 .instrument(span)
@@ -968,7 +976,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             // Replicas started together on an empty database: the first to take the lock
             // ingests, the others wait for it and find the corpus there.
             let lock = StartupLock::acquire(&pool, StartupLock::CORPUS).await?;
-            if nyaya::store::corpus_info(&pool).await?.is_none() {
+            if nyaya::store::editions(&pool).await?.is_empty() {
                 tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
                 let outcome = ingest::ingest_corpus(&pool, &cfg, &cfg.default_pdf).await?;
                 if !outcome.complete {
@@ -981,8 +989,18 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
             tracing::info!(spans, "clause-span vectors loaded");
-            if models.embedder.is_some() && !cfg.no_embed {
-                tokio::spawn(ingest::span_pass(pool.clone(), cfg.clone(), models.clone()));
+            // In the background, in order: the other editions of the corpus folder, then the
+            // clause spans of every stored edition.
+            {
+                let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
+                tokio::spawn(async move {
+                    if cfg.other_editions {
+                        ingest::edition_pass(pool.clone(), cfg.clone()).await;
+                    }
+                    if models.embedder.is_some() && !cfg.no_embed {
+                        ingest::span_pass(pool, cfg, models).await;
+                    }
+                });
             }
             let llm = cfg.llm_client()?;
             if let Some(l) = &llm {

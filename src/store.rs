@@ -5,7 +5,7 @@ use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 
 use nyaya_ingest::{Chunk, ParsedDocument, Provision, RefId};
 
-use crate::error::AppResult;
+use crate::error::{AppError, AppResult};
 
 /// What an ingest did; also what `nyaya ingest --json` prints.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -33,7 +33,8 @@ pub struct IngestSummary {
     pub seconds: f64,
 }
 
-/// The stored summary of the current corpus if it came from this file and parser version.
+/// The stored summary of an edition's live document if it came from this file and parser
+/// version (a file's hash names its edition).
 pub async fn current_if_same(
     pool: &PgPool,
     sha256: &str,
@@ -59,6 +60,8 @@ pub struct NewCorpus<'a> {
     pub summary: &'a IngestSummary,
     pub source_name: &'a str,
     pub pdf: &'a [u8],
+    /// The edition's date ("2024-05-01"): the key an edition is stored under.
+    pub edition_date: chrono::NaiveDate,
 }
 
 /// A session-level advisory lock, so that replicas started together on an empty database do
@@ -93,7 +96,8 @@ impl StartupLock {
     }
 }
 
-/// Replaces the corpus in one transaction. Readers see the old corpus until commit.
+/// Replaces one edition's corpus (the rows of its previous document, if any) in one
+/// transaction; other editions are untouched. Readers see the old rows until commit.
 /// Returns false (and writes nothing) when a concurrent ingest already stored this file.
 pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<bool> {
     let summary = new.summary;
@@ -113,15 +117,23 @@ pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<boo
         tx.rollback().await?;
         return Ok(false);
     }
-    sqlx::query("DELETE FROM provisions")
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("UPDATE documents SET is_current = false, pdf = NULL WHERE is_current")
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(
+        "DELETE FROM provisions WHERE document_id IN
+             (SELECT id FROM documents WHERE is_current AND edition_date = $1)",
+    )
+    .bind(new.edition_date)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "UPDATE documents SET is_current = false, pdf = NULL WHERE is_current AND edition_date = $1",
+    )
+    .bind(new.edition_date)
+    .execute(&mut *tx)
+    .await?;
     let document_id: i64 = sqlx::query_scalar(
-        "INSERT INTO documents (edition, sha256, parser_version, source_name, pages, summary, pdf, is_current)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, true) RETURNING id",
+        "INSERT INTO documents (edition, sha256, parser_version, source_name, pages, summary, pdf,
+                                is_current, edition_date)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8) RETURNING id",
     )
     .bind(&new.doc.edition)
     .bind(&summary.sha256)
@@ -130,11 +142,12 @@ pub async fn replace_corpus(pool: &PgPool, new: &NewCorpus<'_>) -> AppResult<boo
     .bind(summary.pages as i32)
     .bind(serde_json::to_value(summary).unwrap_or_default())
     .bind(new.pdf)
+    .bind(new.edition_date)
     .fetch_one(&mut *tx)
     .await?;
 
     insert_provisions(&mut tx, document_id, &new.doc.provisions).await?;
-    insert_chunks(&mut tx, new.chunks, new.vectors, new.model_id).await?;
+    insert_chunks(&mut tx, document_id, new.chunks, new.vectors, new.model_id).await?;
     if let Some(dim) = new.vectors.first().map(Vec::len) {
         ensure_vector_index(&mut tx, dim).await?;
     }
@@ -271,10 +284,11 @@ pub async fn span_vectors(pool: &PgPool, model_id: &str) -> AppResult<Vec<(Strin
     )
 }
 
-/// Rewrites the current document's stored summary (after a re-embed).
+/// Rewrites a live document's stored summary (after a re-embed).
 pub async fn update_summary(pool: &PgPool, summary: &IngestSummary) -> AppResult<()> {
-    sqlx::query("UPDATE documents SET summary = $1 WHERE is_current")
+    sqlx::query("UPDATE documents SET summary = $1 WHERE is_current AND sha256 = $2")
         .bind(serde_json::to_value(summary).unwrap_or_default())
+        .bind(&summary.sha256)
         .execute(pool)
         .await?;
     Ok(())
@@ -318,10 +332,11 @@ async fn insert_provisions(
         .collect();
     for batch in clauses.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
-            "INSERT INTO clauses (ref_id, seq, label, kind, start_char, end_char) ",
+            "INSERT INTO clauses (document_id, ref_id, seq, label, kind, start_char, end_char) ",
         );
         qb.push_values(batch, |mut b, (p, i, c)| {
-            b.push_bind(p.id.as_str())
+            b.push_bind(document_id)
+                .push_bind(p.id.as_str())
                 .push_bind(*i as i32)
                 .push_bind(&c.label)
                 .push_bind(c.kind.as_str())
@@ -337,12 +352,13 @@ async fn insert_provisions(
         .collect();
     for batch in notes.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
-            "INSERT INTO amendment_notes (ref_id, seq, marker, kind, instrument, amendment_number, section, \
+            "INSERT INTO amendment_notes (document_id, ref_id, seq, marker, kind, instrument, amendment_number, section, \
              effective_from, effective_text, clause_label, start_char, end_char, page, raw) ",
         );
         qb.push_values(batch, |mut b, (p, i, a)| {
             let n = &a.note;
-            b.push_bind(p.id.as_str())
+            b.push_bind(document_id)
+                .push_bind(p.id.as_str())
                 .push_bind(*i as i32)
                 .push_bind(n.marker.map(|m| m as i32))
                 .push_bind(
@@ -375,7 +391,7 @@ async fn insert_provisions(
         .collect();
     for batch in xrefs.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
-            "INSERT INTO cross_refs (from_ref, seq, to_ref, to_part, clause, surface) ",
+            "INSERT INTO cross_refs (document_id, from_ref, seq, to_ref, to_part, clause, surface) ",
         );
         qb.push_values(batch, |mut b, (p, i, x)| {
             let (to_ref, to_part) = match &x.target {
@@ -384,7 +400,8 @@ async fn insert_provisions(
                 }
                 nyaya_ingest::xref::XrefTarget::Part(part) => (None, Some(part.clone())),
             };
-            b.push_bind(p.id.as_str())
+            b.push_bind(document_id)
+                .push_bind(p.id.as_str())
                 .push_bind(*i as i32)
                 .push_bind(to_ref)
                 .push_bind(to_part)
@@ -398,6 +415,7 @@ async fn insert_provisions(
 
 async fn insert_chunks(
     tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
     chunks: &[Chunk],
     vectors: &[Vec<f32>],
     model_id: &str,
@@ -409,11 +427,12 @@ async fn insert_chunks(
         .collect();
     for batch in rows.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
-            "INSERT INTO chunks (ref_id, seq, clause_labels, start_char, end_char, heading, text, tokens, \
+            "INSERT INTO chunks (document_id, ref_id, seq, clause_labels, start_char, end_char, heading, text, tokens, \
              embedding, embedding_model) ",
         );
         qb.push_values(batch, |mut b, (c, vector)| {
-            b.push_bind(c.provision.as_str())
+            b.push_bind(document_id)
+                .push_bind(c.provision.as_str())
                 .push_bind(c.seq as i32)
                 .push_bind(&c.clause_labels)
                 .push_bind(c.start as i32)
@@ -433,41 +452,126 @@ async fn insert_chunks(
 // ------------------------------------------------------------------------------------------
 // Reads
 
-/// The current corpus, if any.
+/// One stored edition: the live document of an edition date. Every corpus read below takes
+/// the `document_id` of the edition it reads ([`resolve_edition`] picks it).
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Edition {
+    #[serde(skip)]
+    pub document_id: i64,
+    /// As printed on the cover: "As on 1st May, 2024".
+    pub label: String,
+    /// The edition's date, "2024-05-01": what `?edition=` names.
+    #[schema(value_type = String, example = "2024-05-01")]
+    pub date: chrono::NaiveDate,
+    pub sha256: String,
+}
+
+/// The stored editions, newest first.
+pub async fn editions(pool: &PgPool) -> AppResult<Vec<Edition>> {
+    let rows: Vec<(i64, String, chrono::NaiveDate, String)> = sqlx::query_as(
+        "SELECT id, edition, edition_date, sha256 FROM documents
+         WHERE is_current ORDER BY edition_date DESC",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(document_id, label, date, sha256)| Edition {
+            document_id,
+            label,
+            date,
+            sha256,
+        })
+        .collect())
+}
+
+/// The edition a request reads: the one `selector` names ("2022", "2022-05", "2022-05-01"),
+/// or the newest stored when it names none. A selector that matches no stored edition, or
+/// more than one, is an [`AppError::UnknownEdition`] (404) listing the stored dates.
+pub async fn resolve_edition(pool: &PgPool, selector: Option<&str>) -> AppResult<Edition> {
+    let stored = editions(pool).await?;
+    pick_edition(&stored, selector)
+}
+
+/// [`resolve_edition`]'s choice among `stored` (newest first); pure.
+pub fn pick_edition(stored: &[Edition], selector: Option<&str>) -> AppResult<Edition> {
+    let Some(newest) = stored.first() else {
+        return Err(AppError::NoCorpus);
+    };
+    let Some(selector) = selector.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(newest.clone());
+    };
+    let well_formed = {
+        let parts: Vec<&str> = selector.split('-').collect();
+        let widths = [4, 2, 2];
+        parts.len() <= 3
+            && parts
+                .iter()
+                .zip(widths)
+                .all(|(p, w)| p.len() == w && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let matching: Vec<&Edition> = stored
+        .iter()
+        .filter(|e| well_formed && e.date.format("%Y-%m-%d").to_string().starts_with(selector))
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok((*one).clone()),
+        _ => Err(AppError::UnknownEdition {
+            selector: selector.to_string(),
+            available: stored.iter().map(|e| e.date.to_string()).collect(),
+        }),
+    }
+}
+
+/// What `/readyz` reports: the default edition, and every stored one.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CorpusInfo {
+    /// The default edition's label.
     pub edition: String,
     pub sha256: String,
     pub parser_version: String,
+    /// The default edition's provisions.
     pub provisions: i64,
+    /// Every stored edition, newest first.
+    pub editions: Vec<Edition>,
 }
 
-pub async fn corpus_info(pool: &PgPool) -> AppResult<Option<CorpusInfo>> {
-    let row = sqlx::query(
-        "SELECT d.edition, d.sha256, d.parser_version, (SELECT count(*) FROM provisions) AS n
-         FROM documents d WHERE d.is_current",
+/// The corpus as `/readyz` reports it: `None` when no edition is stored. `default` selects the
+/// default edition as `?edition=` would (the newest when `None`).
+pub async fn corpus_info(pool: &PgPool, default: Option<&str>) -> AppResult<Option<CorpusInfo>> {
+    let editions = editions(pool).await?;
+    if editions.is_empty() {
+        return Ok(None);
+    }
+    let chosen = pick_edition(&editions, default)?;
+    let (parser_version, provisions): (String, i64) = sqlx::query_as(
+        "SELECT d.parser_version, (SELECT count(*) FROM provisions p WHERE p.document_id = d.id)
+         FROM documents d WHERE d.id = $1",
     )
-    .fetch_optional(pool)
+    .bind(chosen.document_id)
+    .fetch_one(pool)
     .await?;
-    Ok(row.map(|r| CorpusInfo {
-        edition: r.get("edition"),
-        sha256: r.get("sha256"),
-        parser_version: r.get("parser_version"),
-        provisions: r.get("n"),
+    Ok(Some(CorpusInfo {
+        edition: chosen.label,
+        sha256: chosen.sha256,
+        parser_version,
+        provisions,
+        editions,
     }))
 }
 
-/// The bytes of the PDF the current corpus came from.
+/// The bytes of the PDF an edition came from.
 pub struct StoredPdf {
     pub source_name: String,
     pub sha256: String,
     pub bytes: Vec<u8>,
 }
 
-pub async fn current_pdf(pool: &PgPool) -> AppResult<Option<StoredPdf>> {
+pub async fn edition_pdf(pool: &PgPool, document_id: i64) -> AppResult<Option<StoredPdf>> {
     let row = sqlx::query(
-        "SELECT source_name, sha256, pdf FROM documents WHERE is_current AND pdf IS NOT NULL",
+        "SELECT source_name, sha256, pdf FROM documents WHERE id = $1 AND pdf IS NOT NULL",
     )
+    .bind(document_id)
     .fetch_optional(pool)
     .await?;
     Ok(row.map(|r| StoredPdf {
@@ -563,7 +667,11 @@ pub struct ProvisionView {
     pub subheading: Option<String>,
     pub status: String,
     pub pages: Pages,
+    /// The edition's label, as printed on its cover.
     pub edition: String,
+    /// The edition's date ("2024-05-01").
+    #[schema(value_type = String, example = "2024-05-01")]
+    pub edition_date: chrono::NaiveDate,
     pub text: String,
     pub clauses: Vec<ClauseView>,
     pub amendments: Vec<AmendmentView>,
@@ -586,29 +694,34 @@ fn clause_view(chars: &[char], c: &sqlx::postgres::PgRow) -> ClauseView {
     }
 }
 
-/// Every provision's text with its clauses, in two queries (what ingest reads to embed the
-/// quotable spans).
+/// Every provision's text with its clauses, of every stored edition, in two queries (what
+/// ingest reads to embed the quotable spans).
 pub async fn texts_and_clauses(pool: &PgPool) -> AppResult<Vec<(String, Vec<ClauseView>)>> {
-    let provisions: Vec<(String, String)> =
-        sqlx::query_as("SELECT ref_id, text FROM provisions ORDER BY ordinal")
-            .fetch_all(pool)
-            .await?;
-    let rows = sqlx::query(
-        "SELECT ref_id, label, kind, start_char, end_char FROM clauses ORDER BY ref_id, seq",
+    let provisions: Vec<(i64, String, String)> = sqlx::query_as(
+        "SELECT document_id, ref_id, text FROM provisions ORDER BY document_id, ordinal",
     )
     .fetch_all(pool)
     .await?;
-    let mut by_ref: std::collections::HashMap<String, Vec<sqlx::postgres::PgRow>> =
+    let rows = sqlx::query(
+        "SELECT document_id, ref_id, label, kind, start_char, end_char FROM clauses
+         ORDER BY document_id, ref_id, seq",
+    )
+    .fetch_all(pool)
+    .await?;
+    let mut by_ref: std::collections::HashMap<(i64, String), Vec<sqlx::postgres::PgRow>> =
         std::collections::HashMap::new();
     for r in rows {
-        by_ref.entry(r.get("ref_id")).or_default().push(r);
+        by_ref
+            .entry((r.get("document_id"), r.get("ref_id")))
+            .or_default()
+            .push(r);
     }
     Ok(provisions
         .into_iter()
-        .map(|(ref_id, text)| {
+        .map(|(document_id, ref_id, text)| {
             let chars: Vec<char> = text.chars().collect();
             let clauses = by_ref
-                .get(&ref_id)
+                .get(&(document_id, ref_id))
                 .map(|rows| rows.iter().map(|c| clause_view(&chars, c)).collect())
                 .unwrap_or_default();
             (text, clauses)
@@ -616,12 +729,19 @@ pub async fn texts_and_clauses(pool: &PgPool) -> AppResult<Vec<(String, Vec<Clau
         .collect())
 }
 
-pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<ProvisionView>> {
+/// A provision of the edition stored as `document_id`.
+pub async fn get_provision(
+    pool: &PgPool,
+    document_id: i64,
+    id: &RefId,
+) -> AppResult<Option<ProvisionView>> {
     let Some(r) = sqlx::query(
         "SELECT p.ref_id, p.kind, p.number, p.title, p.heading_line, p.part_number, p.part_title, p.chapter,
-                p.subheading, p.status, p.page_start, p.page_end, p.text, d.edition
-         FROM provisions p JOIN documents d ON d.id = p.document_id WHERE p.ref_id = $1",
+                p.subheading, p.status, p.page_start, p.page_end, p.text, d.edition, d.edition_date
+         FROM provisions p JOIN documents d ON d.id = p.document_id
+         WHERE p.document_id = $1 AND p.ref_id = $2",
     )
+    .bind(document_id)
     .bind(id.as_str())
     .fetch_optional(pool)
     .await?
@@ -631,8 +751,10 @@ pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<Provis
     let text: String = r.get("text");
     let chars: Vec<char> = text.chars().collect();
     let clauses = sqlx::query(
-        "SELECT label, kind, start_char, end_char FROM clauses WHERE ref_id = $1 ORDER BY seq",
+        "SELECT label, kind, start_char, end_char FROM clauses
+         WHERE document_id = $1 AND ref_id = $2 ORDER BY seq",
     )
+    .bind(document_id)
     .bind(id.as_str())
     .fetch_all(pool)
     .await?
@@ -642,22 +764,27 @@ pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<Provis
     let amendments = sqlx::query_as::<_, AmendmentView>(
         "SELECT kind, instrument, amendment_number, section, effective_from, effective_text,
                 clause_label AS clause, marker, page, raw
-         FROM amendment_notes WHERE ref_id = $1 ORDER BY seq",
+         FROM amendment_notes WHERE document_id = $1 AND ref_id = $2 ORDER BY seq",
     )
+    .bind(document_id)
     .bind(id.as_str())
     .fetch_all(pool)
     .await?;
     let outgoing = sqlx::query_as::<_, OutgoingRef>(
-        "SELECT to_ref AS to, to_part, clause, surface FROM cross_refs WHERE from_ref = $1 ORDER BY seq",
+        "SELECT to_ref AS to, to_part, clause, surface FROM cross_refs
+         WHERE document_id = $1 AND from_ref = $2 ORDER BY seq",
     )
+    .bind(document_id)
     .bind(id.as_str())
     .fetch_all(pool)
     .await?;
     let incoming = sqlx::query_as::<_, IncomingRef>(
         "SELECT x.from_ref AS from, p.title, x.clause, x.surface
-         FROM cross_refs x JOIN provisions p ON p.ref_id = x.from_ref
-         WHERE x.to_ref = $1 ORDER BY p.ordinal, x.seq",
+         FROM cross_refs x
+         JOIN provisions p ON p.document_id = x.document_id AND p.ref_id = x.from_ref
+         WHERE x.document_id = $1 AND x.to_ref = $2 ORDER BY p.ordinal, x.seq",
     )
+    .bind(document_id)
     .bind(id.as_str())
     .fetch_all(pool)
     .await?;
@@ -686,6 +813,7 @@ pub async fn get_provision(pool: &PgPool, id: &RefId) -> AppResult<Option<Provis
             end: r.get("page_end"),
         },
         edition: r.get("edition"),
+        edition_date: r.get("edition_date"),
         text,
         clauses,
         amendments,
@@ -717,27 +845,248 @@ pub struct TocEntry {
 
 pub async fn list_provisions(
     pool: &PgPool,
+    document_id: i64,
     part: Option<&str>,
     kind: Option<&str>,
 ) -> AppResult<Vec<TocEntry>> {
     Ok(sqlx::query_as::<_, TocEntry>(
         "SELECT ref_id, kind, number, title, part_number, part_title, chapter, subheading, status, page_start
          FROM provisions
-         WHERE ($1::text IS NULL OR part_number = $1) AND ($2::text IS NULL OR kind = $2)
+         WHERE document_id = $3
+           AND ($1::text IS NULL OR part_number = $1) AND ($2::text IS NULL OR kind = $2)
          ORDER BY ordinal",
     )
     .bind(part)
     .bind(kind)
+    .bind(document_id)
     .fetch_all(pool)
     .await?)
 }
 
 /// Every stored Part number, for validating `?part=`.
-pub async fn part_exists(pool: &PgPool, part: &str) -> AppResult<bool> {
+pub async fn part_exists(pool: &PgPool, document_id: i64, part: &str) -> AppResult<bool> {
     Ok(sqlx::query_scalar::<_, bool>(
-        "SELECT EXISTS (SELECT 1 FROM provisions WHERE part_number = $1)",
+        "SELECT EXISTS (SELECT 1 FROM provisions WHERE document_id = $1 AND part_number = $2)",
     )
+    .bind(document_id)
     .bind(part)
     .fetch_one(pool)
     .await?)
+}
+
+/// A snake_case enum of the ingest model back from the name it was stored under.
+fn stored_enum<T: serde::de::DeserializeOwned>(name: &str) -> Option<T> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).ok()
+}
+
+/// An edition as the ingester parsed it, rebuilt from its stored rows (provisions, clauses and
+/// amendment notes; cross-references and the Contents are not needed by its readers, the
+/// edition diff and the as-of rebuild, and are left empty). `None` when no such document is
+/// stored.
+pub async fn load_document(pool: &PgPool, document_id: i64) -> AppResult<Option<ParsedDocument>> {
+    let Some(edition) = sqlx::query_scalar::<_, String>(
+        "SELECT edition FROM documents WHERE id = $1 AND is_current",
+    )
+    .bind(document_id)
+    .fetch_optional(pool)
+    .await?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(ParsedDocument {
+        edition,
+        contents: Vec::new(),
+        provisions: load_provisions(pool, document_id, None).await?,
+        missing: Vec::new(),
+        duplicates: Vec::new(),
+        warnings: Vec::new(),
+    }))
+}
+
+/// One provision of an edition as the ingester parsed it (see [`load_document`]).
+pub async fn load_provision(
+    pool: &PgPool,
+    document_id: i64,
+    id: &RefId,
+) -> AppResult<Option<Provision>> {
+    Ok(load_provisions(pool, document_id, Some(id.as_str()))
+        .await?
+        .into_iter()
+        .next())
+}
+
+/// The provisions of a document (all, or the one `only` names), in constitutional order.
+async fn load_provisions(
+    pool: &PgPool,
+    document_id: i64,
+    only: Option<&str>,
+) -> AppResult<Vec<Provision>> {
+    let rows = sqlx::query(
+        "SELECT ref_id, kind, number, title, part_number, part_title, chapter, subheading, status,
+                page_start, page_end, text
+         FROM provisions WHERE document_id = $1 AND ($2::text IS NULL OR ref_id = $2)
+         ORDER BY ordinal",
+    )
+    .bind(document_id)
+    .bind(only)
+    .fetch_all(pool)
+    .await?;
+    let clauses = sqlx::query(
+        "SELECT ref_id, label, kind, start_char, end_char FROM clauses
+         WHERE document_id = $1 AND ($2::text IS NULL OR ref_id = $2) ORDER BY ref_id, seq",
+    )
+    .bind(document_id)
+    .bind(only)
+    .fetch_all(pool)
+    .await?;
+    let notes = sqlx::query(
+        "SELECT ref_id, marker, kind, instrument, amendment_number, section, effective_from,
+                effective_text, clause_label, start_char, end_char, page, raw
+         FROM amendment_notes WHERE document_id = $1 AND ($2::text IS NULL OR ref_id = $2)
+         ORDER BY ref_id, seq",
+    )
+    .bind(document_id)
+    .bind(only)
+    .fetch_all(pool)
+    .await?;
+    let mut by_ref: std::collections::HashMap<String, Provision> = Default::default();
+    let mut order = Vec::with_capacity(rows.len());
+    for r in rows {
+        let ref_id: String = r.get("ref_id");
+        let (Ok(id), Some(kind), Some(status)) = (
+            ref_id.parse::<RefId>(),
+            stored_enum(r.get::<&str, _>("kind")),
+            stored_enum(r.get::<&str, _>("status")),
+        ) else {
+            continue;
+        };
+        let part =
+            r.get::<Option<String>, _>("part_number")
+                .map(|number| nyaya_ingest::model::PartInfo {
+                    number,
+                    title: r.get::<Option<String>, _>("part_title").unwrap_or_default(),
+                });
+        order.push(ref_id.clone());
+        by_ref.insert(
+            ref_id,
+            Provision {
+                id,
+                kind,
+                number: r.get("number"),
+                title: r.get("title"),
+                part,
+                chapter: r.get("chapter"),
+                subheading: r.get("subheading"),
+                status,
+                page_start: r.get::<i32, _>("page_start").max(0) as u32,
+                page_end: r.get::<i32, _>("page_end").max(0) as u32,
+                text: r.get("text"),
+                clauses: Vec::new(),
+                amendments: Vec::new(),
+                cross_refs: Vec::new(),
+            },
+        );
+    }
+    for c in clauses {
+        let Some(p) = by_ref.get_mut(c.get::<&str, _>("ref_id")) else {
+            continue;
+        };
+        if let Some(kind) = stored_enum(c.get::<&str, _>("kind")) {
+            p.clauses.push(nyaya_ingest::model::Clause {
+                label: c.get("label"),
+                kind,
+                start: c.get::<i32, _>("start_char").max(0) as usize,
+                end: c.get::<i32, _>("end_char").max(0) as usize,
+            });
+        }
+    }
+    for n in notes {
+        let Some(p) = by_ref.get_mut(n.get::<&str, _>("ref_id")) else {
+            continue;
+        };
+        let Some(kind) = stored_enum(n.get::<&str, _>("kind")) else {
+            continue;
+        };
+        let offset = |col: &str| n.get::<Option<i32>, _>(col).map(|v| v.max(0) as usize);
+        p.amendments.push(nyaya_ingest::model::AmendmentLink {
+            note: nyaya_ingest::amendment::AmendmentNote {
+                marker: n.get::<Option<i32>, _>("marker").map(|m| m.max(0) as u32),
+                kind,
+                instrument: n.get("instrument"),
+                amendment_number: n
+                    .get::<Option<i32>, _>("amendment_number")
+                    .map(|m| m.max(0) as u32),
+                section: n.get("section"),
+                ibid: false,
+                effective_from: n
+                    .get::<Option<chrono::NaiveDate>, _>("effective_from")
+                    .map(|d| d.to_string()),
+                effective_text: n.get("effective_text"),
+                raw: n.get("raw"),
+            },
+            clause: n.get("clause_label"),
+            start: offset("start_char"),
+            end: offset("end_char"),
+            page: n.get::<i32, _>("page").max(0) as u32,
+        });
+    }
+    Ok(order
+        .into_iter()
+        .filter_map(|id| by_ref.remove(&id))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edition(id: i64, date: &str) -> Edition {
+        Edition {
+            document_id: id,
+            label: format!("As on {date}"),
+            date: chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap(),
+            sha256: format!("sha-{id}"),
+        }
+    }
+
+    #[test]
+    fn an_edition_is_picked_by_year_month_or_date_and_defaults_to_the_newest() {
+        let stored = [edition(2, "2024-05-01"), edition(1, "2022-05-01")];
+        let pick = |s: Option<&str>| pick_edition(&stored, s).map(|e| e.document_id);
+        assert_eq!(pick(None).unwrap(), 2);
+        assert_eq!(pick(Some("  ")).unwrap(), 2);
+        for s in ["2022", "2022-05", "2022-05-01", " 2022 "] {
+            assert_eq!(pick(Some(s)).unwrap(), 1, "{s}");
+        }
+        for s in [
+            "2023",
+            "2022-5",
+            "22",
+            "2022-05-01x",
+            "20-22",
+            "2022-05-01-01",
+            "May 2022",
+        ] {
+            match pick_edition(&stored, Some(s)) {
+                Err(AppError::UnknownEdition { available, .. }) => {
+                    assert_eq!(available, ["2024-05-01", "2022-05-01"], "{s}")
+                }
+                other => panic!("{s}: {other:?}"),
+            }
+        }
+        assert!(matches!(pick_edition(&[], None), Err(AppError::NoCorpus)));
+    }
+
+    #[test]
+    fn two_editions_of_one_year_make_the_year_ambiguous() {
+        let stored = [edition(3, "2024-11-01"), edition(2, "2024-05-01")];
+        assert!(matches!(
+            pick_edition(&stored, Some("2024")),
+            Err(AppError::UnknownEdition { .. })
+        ));
+        assert_eq!(
+            pick_edition(&stored, Some("2024-05")).unwrap().document_id,
+            2
+        );
+    }
 }

@@ -75,6 +75,7 @@ async fn ask(a: &Answerer, q: &str, mode: AnswerMode, id: &str) -> AskResponse {
         history: Vec::new(),
         mode: Some(mode),
         facts: Default::default(),
+        edition: None,
     };
     answer::ask(a, req, id.into(), None).await.unwrap()
 }
@@ -447,6 +448,7 @@ async fn eligibility_questions_get_a_verdict_quoted_from_the_text(pool: PgPool) 
         history: Vec::new(),
         mode: None,
         facts,
+        edition: None,
     };
     let r = answer::ask(&a, req, "el-3".into(), None).await.unwrap();
     let v = verdict(&r);

@@ -330,3 +330,106 @@ async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
     b.screenshot(&shots, "phone-dark").await;
     b.quit().await;
 }
+
+/// The "What changed" view and the drawer's history with two editions stored (no vectors: the
+/// view and the drawer never search): the 106th Amendment's changes listed with their Act and
+/// word runs, a link into the drawer, and the wording rebuilt for a day before the Act.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn the_page_shows_what_changed_and_how_a_provision_read(pool: PgPool) {
+    let cfg = common::config(&pool);
+    for pdf in [
+        common::repo_path("corpus/constitution-of-india-2022-05.pdf"),
+        common::real_pdf(),
+    ] {
+        let o = nyaya::ingest::ingest_corpus(&pool, &cfg, &pdf)
+            .await
+            .unwrap();
+        assert!(o.complete);
+    }
+    let base = serve(&pool).await;
+    let shots = screenshot_dir();
+    let b = Browser::start(1280, 900).await;
+    b.goto(&format!("{base}/")).await;
+
+    b.click(&b.wait_for("#changes-toggle", WAIT).await).await;
+    let amended = b
+        .wait_for(
+            ".change-list[data-kind=amended] li.change[data-ref='239AA']",
+            WAIT,
+        )
+        .await;
+    let text = b.text(&amended).await;
+    assert!(text.contains("One Hundred and Sixth Amendment"), "{text}");
+    let added = b
+        .text(&b.wait_for("li.change[data-ref='239AA'] ins", WAIT).await)
+        .await;
+    assert!(added.contains("reserved for women"), "{added}");
+    let inserted: Vec<String> = {
+        let mut v = Vec::new();
+        for e in b
+            .find_all(".change-list[data-kind=inserted] li.change")
+            .await
+        {
+            v.push(b.attr(&e, "data-ref").await.unwrap_or_default());
+        }
+        v
+    };
+    assert_eq!(inserted, ["330A", "332A", "334A"]);
+    let summary = b.text(&b.wait_for(".changes-summary", WAIT).await).await;
+    assert!(
+        summary.starts_with("1 amended, 3 inserted, 0 omitted"),
+        "{summary}"
+    );
+    b.screenshot(&shots, "what-changed").await;
+
+    // Into the drawer: 330A's history, and how it read before the Act (it did not exist).
+    b.click(
+        &b.wait_for("li.change[data-ref='330A'] button.ref-link", WAIT)
+            .await,
+    )
+    .await;
+    let title = b.text(&b.wait_for("#drawer-title", WAIT).await).await;
+    assert!(title.contains("330A"), "{title}");
+    let history = b
+        .text(&b.wait_for("#drawer-amendments .timeline li", WAIT).await)
+        .await;
+    assert!(history.contains("One Hundred and Sixth"), "{history}");
+    b.script(
+        "document.querySelector('#asof-date').value = arguments[0];",
+        json!(["2022-05-01"]),
+    )
+    .await;
+    b.click(&b.wait_for("#asof-form button[type=submit]", WAIT).await)
+        .await;
+    let result = b
+        .text(&b.wait_for("#asof-result .asof-notice", WAIT).await)
+        .await;
+    assert!(result.contains("not an official text"), "{result}");
+    let whole = b.text(&b.wait_for("#asof-result", WAIT).await).await;
+    assert!(
+        whole.contains("Not in the Constitution on 1 May 2022"),
+        "{whole}"
+    );
+
+    // The Preamble before the 42nd Amendment: the restored words are marked.
+    b.press(ESCAPE).await;
+    b.click(&b.wait_for("#changes-toggle", WAIT).await).await;
+    b.click(&b.wait_for("#browse-toggle", WAIT).await).await;
+    let jump = b.wait_for("#jump", WAIT).await;
+    b.type_into(&jump, "Preamble").await;
+    b.type_into(&jump, ENTER).await;
+    b.wait_for("#drawer-amendments .timeline li", WAIT).await;
+    b.script(
+        "document.querySelector('#asof-date').value = arguments[0];",
+        json!(["1976-01-01"]),
+    )
+    .await;
+    b.click(&b.wait_for("#asof-form button[type=submit]", WAIT).await)
+        .await;
+    let mark = b
+        .text(&b.wait_for("#asof-result mark.reconstructed", WAIT).await)
+        .await;
+    assert_eq!(mark, "SOVEREIGN DEMOCRATIC REPUBLIC");
+    b.screenshot(&shots, "as-of").await;
+    b.quit().await;
+}

@@ -395,6 +395,7 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
             .env("NYAYA_MODEL_DIR", model_dir())
             .env("NYAYA_ORT_LIB", ort_lib())
             .env("NYAYA_NO_EMBED", "true")
+            .env("NYAYA_OTHER_EDITIONS", "false")
             .env("NYAYA_PDF", real_pdf())
             .env("NYAYA_LOG", "info")
             .stdout(Stdio::null())

@@ -236,7 +236,10 @@ async fn bad_inputs_on_an_empty_database_store_nothing(pool: PgPool) {
         assert_eq!(count(&pool, "documents").await, 0, "{}", path.display());
         assert_eq!(count(&pool, "provisions").await, 0, "{}", path.display());
     }
-    assert!(nyaya::store::corpus_info(&pool).await.unwrap().is_none());
+    assert!(nyaya::store::corpus_info(&pool, None)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 /// Two ingests of the same file racing on an empty database: both succeed, exactly one stores,
@@ -268,6 +271,9 @@ async fn concurrent_ingests_leave_one_consistent_corpus(pool: PgPool) {
     assert_eq!(snap.chunk_ids.2 as usize, a.summary.chunks);
     assert_eq!(snap.amendment_notes as usize, a.summary.amendment_notes);
     assert_eq!(snap.cross_refs as usize, a.summary.cross_refs);
-    let info = nyaya::store::corpus_info(&pool).await.unwrap().unwrap();
+    let info = nyaya::store::corpus_info(&pool, None)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(info.provisions as usize, a.summary.provisions);
 }

@@ -497,6 +497,90 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
         "Article 999Z"
     );
 
+    // Editions: one stored so far; a named one, an unknown one; a provision as it stood.
+    c.get(&app, "/v1/editions", "/v1/editions", ok).await;
+    c.get(
+        &app,
+        "/v1/provisions/21?edition=2024",
+        "/v1/provisions/{reference}",
+        ok,
+    )
+    .await;
+    let r = c
+        .get(
+            &app,
+            "/v1/provisions?edition=1999",
+            "/v1/provisions",
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    common::expect_error(&r, "unknown_edition");
+    let as_of = "/v1/provisions/{reference}/as-of";
+    c.get(
+        &app,
+        "/v1/provisions/Preamble/as-of?date=1976-01-01",
+        as_of,
+        ok,
+    )
+    .await;
+    c.get(
+        &app,
+        "/v1/provisions/21A/as-of?before_amendment=86",
+        as_of,
+        ok,
+    )
+    .await;
+    for bad in [
+        "?date=1st%20May",
+        "?date=2030-01-01",
+        "",
+        "?date=2000-01-01&before_amendment=86",
+    ] {
+        let r = c
+            .get(
+                &app,
+                &format!("/v1/provisions/21A/as-of{bad}"),
+                as_of,
+                StatusCode::BAD_REQUEST,
+            )
+            .await;
+        common::expect_error(&r, "bad_request");
+    }
+    let r = c
+        .get(
+            &app,
+            "/v1/provisions/999Z/as-of?date=2000-01-01",
+            as_of,
+            StatusCode::NOT_FOUND,
+        )
+        .await;
+    common::expect_error(&r, "unknown_ref");
+    // The diff needs the older edition beside this one (stored without vectors: it reads text).
+    let older = nyaya::ingest::ingest_corpus(
+        &pool,
+        &common::config(&pool),
+        &common::repo_path("corpus/constitution-of-india-2022-05.pdf"),
+    )
+    .await
+    .expect("the 2022 PDF ingests");
+    assert!(older.complete, "{:?}", older.summary);
+    let d = c
+        .get(&app, "/v1/diff?from=2022&to=2024&ref=239AA", "/v1/diff", ok)
+        .await;
+    assert_eq!(d["changes"][0]["id"], "239AA", "{d}");
+    c.get(&app, "/v1/diff?from=2022", "/v1/diff", ok).await;
+    for (q, status, code) in [
+        ("?to=2024", StatusCode::BAD_REQUEST, "bad_request"),
+        ("?from=2024&to=2022", StatusCode::BAD_REQUEST, "bad_request"),
+        ("?from=1999", StatusCode::NOT_FOUND, "unknown_edition"),
+        ("?from=2022&ref=999Z", StatusCode::NOT_FOUND, "unknown_ref"),
+    ] {
+        let r = c
+            .get(&app, &format!("/v1/diff{q}"), "/v1/diff", status)
+            .await;
+        common::expect_error(&r, code);
+    }
+
     // Searches in every mode, with a named clause, and out of scope.
     for body in [
         json!({"query": "freedom of speech"}),

@@ -8,6 +8,7 @@
 //! [`chunk::chunk_provision`] (retrieval units).
 
 pub mod amendment;
+pub mod asof;
 pub mod chunk;
 pub mod contents;
 pub mod diff;
@@ -27,7 +28,7 @@ pub use structure::ParsedDocument;
 /// Bumped whenever a change alters what the parser produces for the same PDF. The store keys
 /// "already ingested" on (sha256, parser version), so a bump makes the next ingest replace the
 /// corpus.
-pub const PARSER_VERSION: &str = "4";
+pub const PARSER_VERSION: &str = "5";
 
 /// Anything that stops a PDF from becoming provisions.
 #[derive(Debug, thiserror::Error)]

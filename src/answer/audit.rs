@@ -74,18 +74,19 @@ pub struct AnswerRecord<'a> {
     pub citations: &'a [CitedSpan],
     pub retrieved: &'a [String],
     pub guards: GuardCounts,
+    /// The edition the answer read (`None` when nothing was ingested).
+    pub edition: Option<&'a crate::store::Edition>,
 }
 
-/// Stores the audit row (with the current corpus's edition and hash). A request id seen
-/// before keeps its first answer.
+/// Stores the audit row, with the edition (label, hash and document) the answer read. A
+/// request id seen before keeps its first answer.
 pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()> {
     sqlx::query(
         "INSERT INTO answers (request_id, question_scrubbed, route, mode, refused, refusal_reason,
                               degraded, llm_used, citations, retrieved_refs, guards,
-                              corpus_edition, corpus_sha256, pipeline_version, eligibility)
-         SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
-                coalesce(d.edition, ''), coalesce(d.sha256, ''), $12, $13
-         FROM (SELECT 1) one LEFT JOIN documents d ON d.is_current
+                              corpus_edition, corpus_sha256, pipeline_version, eligibility,
+                              corpus_document_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $14, $15, $12, $13, $16)
          ON CONFLICT (request_id) DO NOTHING",
     )
     .bind(r.request_id)
@@ -101,6 +102,9 @@ pub async fn record_answer(pool: &PgPool, r: &AnswerRecord<'_>) -> AppResult<()>
     .bind(serde_json::to_value(r.guards).unwrap_or_default())
     .bind(PIPELINE_VERSION)
     .bind(&r.eligibility)
+    .bind(r.edition.map(|e| e.label.as_str()).unwrap_or(""))
+    .bind(r.edition.map(|e| e.sha256.as_str()).unwrap_or(""))
+    .bind(r.edition.map(|e| e.document_id))
     .execute(pool)
     .await?;
     Ok(())
@@ -184,20 +188,37 @@ pub struct LlmCallRecord {
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CorpusThenNow {
+    /// The edition the answer read, as printed on its cover.
     pub edition: String,
+    /// The edition's date (null for answers recorded before editions were stored apart).
+    #[schema(required, value_type = Option<String>, example = "2024-05-01")]
+    pub edition_date: Option<chrono::NaiveDate>,
     pub sha256: String,
-    /// The current corpus's sha256 (null when none is loaded).
+    /// The sha256 of that edition's document as stored now (null when none is).
     #[schema(required)]
     pub current_sha256: Option<String>,
-    /// The corpus the answer was built from is still the current one.
+    /// The document the answer was built from is still the stored one of its edition.
     pub unchanged: bool,
 }
 
-/// Rebuilds a stored answer's basis; `None` when no answer has that id (or it was purged).
+/// Rebuilds a stored answer's basis from the edition it read, even after a newer edition was
+/// ingested; `None` when no answer has that id (or it was purged). The quotes are read from
+/// that edition's live document: the same one unless the edition was re-ingested since.
 pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Reconstruction>> {
     let Some(row) = sqlx::query(
-        "SELECT a.*, (SELECT sha256 FROM documents WHERE is_current) AS current_sha256
-         FROM answers a WHERE a.request_id = $1",
+        "SELECT a.*, then_doc.edition_date,
+                coalesce(now_doc.id, legacy.id) AS now_id,
+                coalesce(now_doc.sha256, legacy.sha256) AS current_sha256
+         FROM answers a
+         LEFT JOIN documents then_doc ON then_doc.id = a.corpus_document_id
+         LEFT JOIN documents now_doc
+                ON now_doc.is_current AND now_doc.edition_date = then_doc.edition_date
+         -- An answer recorded before editions were stored apart names only its edition label.
+         LEFT JOIN LATERAL (SELECT id, sha256 FROM documents
+                            WHERE a.corpus_document_id IS NULL AND is_current
+                              AND edition = a.corpus_edition
+                            ORDER BY edition_date DESC LIMIT 1) legacy ON true
+         WHERE a.request_id = $1",
     )
     .bind(request_id)
     .fetch_optional(pool)
@@ -205,15 +226,18 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
     else {
         return Ok(None);
     };
+    let now_id: Option<i64> = row.get("now_id");
     let stored: Vec<CitedSpan> =
         serde_json::from_value(row.get::<serde_json::Value, _>("citations")).unwrap_or_default();
     let mut citations = Vec::new();
     for c in stored {
-        let p: Option<(String, String, i32)> =
-            sqlx::query_as("SELECT text, title, page_start FROM provisions WHERE ref_id = $1")
-                .bind(&c.ref_id)
-                .fetch_optional(pool)
-                .await?;
+        let p: Option<(String, String, i32)> = sqlx::query_as(
+            "SELECT text, title, page_start FROM provisions WHERE document_id = $1 AND ref_id = $2",
+        )
+        .bind(now_id)
+        .bind(&c.ref_id)
+        .fetch_optional(pool)
+        .await?;
         let (quote, title, page, matches) = match p {
             Some((text, title, page)) => {
                 let span: String = text
@@ -268,6 +292,7 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
         citations,
         corpus: CorpusThenNow {
             edition: row.get("corpus_edition"),
+            edition_date: row.get("edition_date"),
             unchanged: current.as_deref() == Some(sha.as_str()),
             sha256: sha,
             current_sha256: current,

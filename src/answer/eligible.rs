@@ -69,6 +69,7 @@ fn rank(s: Status) -> u8 {
 /// order the criteria are shown.
 pub async fn check_and_cite(
     pool: &PgPool,
+    document_id: i64,
     office: &Office,
     facts: Facts,
 ) -> AppResult<(EligibilityView, Vec<Citation>)> {
@@ -81,7 +82,10 @@ pub async fn check_and_cite(
             let id: RefId = r.ref_id.parse().map_err(|_| AppError::UnknownRef {
                 query: r.ref_id.clone(),
             })?;
-            views.insert(r.ref_id.clone(), store::get_provision(pool, &id).await?);
+            views.insert(
+                r.ref_id.clone(),
+                store::get_provision(pool, document_id, &id).await?,
+            );
         }
     }
     let mut citations: Vec<Citation> = Vec::new();

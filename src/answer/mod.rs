@@ -93,6 +93,10 @@ pub struct AskRequest {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub facts: crate::eligibility::Facts,
+    /// The edition to answer from, by its date ("2022", "2022-05-01"); the server's default
+    /// (the newest unless `NYAYA_EDITION` says otherwise) when absent.
+    #[serde(default)]
+    pub edition: Option<String>,
 }
 
 /// One numbered citation: a verbatim quote of a retrieved provision.
@@ -273,6 +277,8 @@ pub async fn preload_span_vectors(pool: &PgPool, models: &Models) -> AppResult<u
 /// The state of one request as it moves through the pipeline.
 struct Run<'a> {
     a: &'a Answerer,
+    /// The edition every search, quote and the audit row read (`None` before any ingest).
+    edition: Option<store::Edition>,
     request_id: String,
     question: String,
     mode: AnswerMode,
@@ -318,8 +324,18 @@ pub async fn ask(
         })
         .collect();
     let mode = req.mode.unwrap_or(a.default_mode);
+    let selector = req.edition.as_deref().or(a.search.edition.as_deref());
+    crate::input::check_text("edition", selector.unwrap_or(""))?;
+    // Resolved once, so that every search and quote of this answer reads the same document.
+    // An empty database still routes (a refusal needs no corpus); a search then says so.
+    let edition = match store::resolve_edition(&a.pool, selector).await {
+        Ok(e) => Some(e),
+        Err(AppError::NoCorpus) => None,
+        Err(e) => return Err(e),
+    };
     let mut run = Run {
         a,
+        edition,
         request_id,
         question,
         mode,
@@ -421,7 +437,8 @@ pub async fn ask(
     // 6. Quote.
     let t = Instant::now();
     let groups = quote_groups(&routing, &searches);
-    let (picks, citations) = quote_groups_text(a, &groups).await?;
+    let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
+    let (picks, citations) = quote_groups_text(a, document_id, &groups).await?;
     run.timings.quote = ms(t);
     if citations.is_empty() {
         return finish_refusal(
@@ -563,7 +580,9 @@ async fn answer_eligibility(
         .await;
     };
     let facts = eligible::merged_facts(&run.question, sent);
-    let (view, citations) = eligible::check_and_cite(&run.a.pool, office, facts).await?;
+    let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
+    let (view, citations) =
+        eligible::check_and_cite(&run.a.pool, document_id, office, facts).await?;
     run.timings.quote = ms(t);
     run.emit(AskEvent::Citations(citations.clone()));
     let retrieved: Vec<String> = citations.iter().fold(Vec::new(), |mut acc, c| {
@@ -591,6 +610,7 @@ async fn retrieve(
     let opts = SearchOptions {
         k: 5,
         context_refs: routing.context_refs.clone(),
+        edition: run.edition.as_ref().map(|e| e.date.to_string()),
         ..a.search.clone()
     };
     let query = routing.rewritten_query.as_str();
@@ -716,6 +736,7 @@ struct Scored {
 /// always, in order). Retrieval's order breaks near-ties.
 async fn quote_groups_text(
     a: &Answerer,
+    document_id: i64,
     groups: &[Group],
 ) -> AppResult<(Vec<Pick>, Vec<Citation>)> {
     let flat: Vec<(usize, usize, &SearchHit, &str)> = groups
@@ -733,7 +754,7 @@ async fn quote_groups_text(
         let id: RefId = h.ref_id.parse().map_err(|_| AppError::UnknownRef {
             query: h.ref_id.clone(),
         })?;
-        store::get_provision(&a.pool, &id).await
+        store::get_provision(&a.pool, document_id, &id).await
     }))
     .await?;
     // Spans of every candidate, and the question each is judged against.
@@ -1101,6 +1122,7 @@ async fn finish_with(
             citations: &cited,
             retrieved: &retrieved,
             guards: response.guards,
+            edition: run.edition.as_ref(),
         },
     )
     .await?;

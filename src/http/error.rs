@@ -122,6 +122,7 @@ impl ApiError {
             AppError::UnknownRef { .. } => (StatusCode::NOT_FOUND, "unknown_ref"),
             AppError::NoSuchEndpoint { .. } => (StatusCode::NOT_FOUND, "not_found"),
             AppError::NoSuchAnswer { .. } => (StatusCode::NOT_FOUND, "unknown_answer"),
+            AppError::UnknownEdition { .. } => (StatusCode::NOT_FOUND, "unknown_edition"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
             AppError::InvalidText { .. } => (StatusCode::BAD_REQUEST, "invalid_text"),
             AppError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "rate_limited"),

@@ -49,9 +49,12 @@ async fn healthz() -> Json<Health> {
 async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
     // Answer within a second whatever the database does: a probe that hangs is worse than one
     // that says no.
-    let info = tokio::time::timeout(READY_DEADLINE, store::corpus_info(&state.pool))
-        .await
-        .map_err(|_| AppError::DbTimeout)??;
+    let info = tokio::time::timeout(
+        READY_DEADLINE,
+        store::corpus_info(&state.pool, state.config.edition.as_deref()),
+    )
+    .await
+    .map_err(|_| AppError::DbTimeout)??;
     match info {
         Some(corpus) if corpus.provisions > 0 => Ok(Json(Readiness {
             status: "ready",

@@ -1,6 +1,7 @@
 //! The HTTP API. One [`AppState`], one `router()` per module, errors mapped in `error`.
 
 mod ask;
+mod diff;
 mod eligibility;
 mod error;
 mod health;
@@ -33,6 +34,17 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// The edition a request reads: the one it names (`?edition=`), else the server's default
+    /// (`NYAYA_EDITION`), else the newest stored.
+    pub async fn edition(
+        &self,
+        requested: Option<&str>,
+    ) -> crate::error::AppResult<crate::store::Edition> {
+        let selector = requested.or(self.config.edition.as_deref());
+        crate::input::check_text("edition", selector.unwrap_or(""))?;
+        crate::store::resolve_edition(&self.pool, selector).await
+    }
+
     /// The answer pipeline with this server's settings.
     pub fn answerer(&self) -> crate::answer::Answerer {
         crate::answer::Answerer {
@@ -58,6 +70,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
         .merge(provisions::router())
+        .merge(diff::router())
         .merge(search::router())
         .merge(ask::router())
         .merge(eligibility::router())

@@ -6,7 +6,8 @@
 //! rebuilding.
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -98,15 +99,24 @@ fn serve(state: &AppState, file: &str) -> Result<Response, ApiError> {
         .into_response())
 }
 
-/// The PDF the current corpus was ingested from, shown inline (browsers open it at
-/// `#page=N`). 503 `no_corpus` before the first ingest.
+/// The PDF an edition was ingested from (the default edition's unless `?edition=` names
+/// another), shown inline (browsers open it at `#page=N`). 503 `no_corpus` before the first
+/// ingest.
 #[utoipa::path(get, path = "/v1/document.pdf", tag = "page", operation_id = "document_pdf",
-    summary = "The PDF the current corpus was ingested from, shown inline", responses(
+    summary = "The PDF an edition was ingested from, shown inline",
+    params(super::provisions::EditionQuery),
+    responses(
     (status = 200, description = "The PDF", content(("application/pdf"))),
+    (status = 404, description = "`unknown_edition`: no stored edition has that date", body = super::error::ErrorBody),
     (status = 503, description = "`no_corpus` or `database_unavailable`", body = super::error::ErrorBody),
 ))]
-async fn document(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let pdf = crate::store::current_pdf(&state.pool)
+async fn document(
+    State(state): State<AppState>,
+    query: Result<Query<super::provisions::EditionQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query?;
+    let edition = state.edition(q.edition.as_deref()).await?;
+    let pdf = crate::store::edition_pdf(&state.pool, edition.document_id)
         .await?
         .ok_or(AppError::NoCorpus)?;
     let disposition = format!(

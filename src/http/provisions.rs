@@ -17,29 +17,72 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/v1/provisions", get(list))
         .route("/v1/provisions/{reference}", get(one))
+        .route("/v1/provisions/{reference}/as-of", get(as_of))
+        .route("/v1/editions", get(editions))
+}
+
+/// Which stored edition to read.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EditionQuery {
+    /// An edition by its date: "2022", "2022-05" or "2022-05-01" (`GET /v1/editions` lists
+    /// them); the server's default (the newest unless configured) when absent.
+    pub edition: Option<String>,
 }
 
 /// One provision: its text, clauses, amendment notes and cross-references.
 #[utoipa::path(get, path = "/v1/provisions/{reference}", tag = "provisions", operation_id = "get_provision",
     params(("reference" = String, Path,
-        description = "A provision as people write it: \"21A\", \"Art. 21-A\", \"Article 370\"")),
+        description = "A provision as people write it: \"21A\", \"Art. 21-A\", \"Article 370\""),
+        EditionQuery),
     responses(
         (status = 200, description = "The provision", body = ProvisionView),
-        (status = 404, description = "`unknown_ref`: no such provision (`ref` echoes the request)", body = ErrorBody),
+        (status = 404, description = "`unknown_ref`: no such provision in that edition (`ref` echoes the request); `unknown_edition`: no stored edition has that date", body = ErrorBody),
         (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
     ))]
 async fn one(
     State(state): State<AppState>,
     reference: Result<Path<String>, PathRejection>,
+    query: Result<Query<EditionQuery>, QueryRejection>,
 ) -> Result<Json<ProvisionView>, ApiError> {
     let Path(reference) = reference?;
+    let Query(q) = query?;
     check_text("reference", &reference)?;
-    Ok(Json(lookup(&state.pool, &reference).await?))
+    let edition = state.edition(q.edition.as_deref()).await?;
+    Ok(Json(
+        lookup(&state.pool, edition.document_id, &reference).await?,
+    ))
+}
+
+/// The stored editions.
+#[derive(Serialize, utoipa::ToSchema)]
+struct EditionList {
+    /// The date of the edition a request without `edition` reads.
+    #[schema(value_type = String, example = "2024-05-01")]
+    default: chrono::NaiveDate,
+    /// Newest first.
+    editions: Vec<store::Edition>,
+}
+
+/// Every stored edition of the Constitution, and the default one.
+#[utoipa::path(get, path = "/v1/editions", tag = "provisions", operation_id = "list_editions",
+    responses(
+        (status = 200, description = "The stored editions", body = EditionList),
+        (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
+    ))]
+async fn editions(State(state): State<AppState>) -> Result<Json<EditionList>, ApiError> {
+    let default = state.edition(None).await?;
+    Ok(Json(EditionList {
+        default: default.date,
+        editions: store::editions(&state.pool).await?,
+    }))
 }
 
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 struct ListQuery {
+    /// An edition by its date ("2022", "2022-05-01"); the default when absent.
+    edition: Option<String>,
     /// Only this Part ("III", "IVA"; any case).
     part: Option<String>,
     /// Only this kind: preamble, article, schedule or appendix (any case).
@@ -60,7 +103,8 @@ const KINDS: [&str; 4] = ["preamble", "article", "schedule", "appendix"];
     params(ListQuery), responses(
     (status = 200, description = "Every matching provision", body = ProvisionList),
     (status = 400, description = "`bad_request`: an unknown kind or Part", body = ErrorBody),
-    (status = 503, description = "`database_unavailable`", body = ErrorBody),
+    (status = 404, description = "`unknown_edition`: no stored edition has that date", body = ErrorBody),
+    (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
 ))]
 async fn list(
     State(state): State<AppState>,
@@ -80,14 +124,229 @@ async fn list(
             .into());
         }
     }
+    let edition = state.edition(q.edition.as_deref()).await?;
     if let Some(p) = &part {
-        if !store::part_exists(&state.pool, p).await? {
+        if !store::part_exists(&state.pool, edition.document_id, p).await? {
             return Err(AppError::BadRequest(format!("no Part {p:?} in the Constitution")).into());
         }
     }
-    let items = store::list_provisions(&state.pool, part.as_deref(), kind.as_deref()).await?;
+    let items = store::list_provisions(
+        &state.pool,
+        edition.document_id,
+        part.as_deref(),
+        kind.as_deref(),
+    )
+    .await?;
     Ok(Json(ProvisionList {
         count: items.len(),
         provisions: items,
+    }))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct AsOfQuery {
+    /// The day to rebuild the wording for, "1976-01-01".
+    date: Option<String>,
+    /// Or: the day before the Nth Amendment took effect ("42").
+    before_amendment: Option<u32>,
+    /// The printed edition to rebuild from (default: the default edition).
+    edition: Option<String>,
+}
+
+/// A footnote a rebuilt passage or a gap comes from.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct FootnoteView {
+    /// The footnote as printed.
+    footnote: String,
+    /// inserted, substituted, omitted, renumbered, …
+    kind: String,
+    #[schema(required)]
+    act: Option<String>,
+    #[schema(required)]
+    amendment_number: Option<u32>,
+    /// w.e.f., "YYYY-MM-DD", when printed.
+    #[schema(required)]
+    effective_from: Option<String>,
+    #[schema(required)]
+    effective_text: Option<String>,
+    #[schema(required)]
+    clause: Option<String>,
+}
+
+impl From<&nyaya_ingest::asof::Source> for FootnoteView {
+    fn from(s: &nyaya_ingest::asof::Source) -> Self {
+        FootnoteView {
+            footnote: s.raw.clone(),
+            kind: kind_name(s.kind),
+            act: s.instrument.clone(),
+            amendment_number: s.amendment_number,
+            effective_from: s.effective_from.clone(),
+            effective_text: s.effective_text.clone(),
+            clause: s.clause.clone(),
+        }
+    }
+}
+
+/// A passage of the rebuilt text that is not the print.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct ReconstructedSpan {
+    /// Char offsets in `text` (`start == end` where an insertion was removed).
+    start: usize,
+    end: usize,
+    /// removed_insertion, restored_substituted_words, restored_omitted_words,
+    /// restored_earlier_number.
+    undo: String,
+    /// The printed words this passage stands in for.
+    printed_words: String,
+    /// What a reader is shown: what was done, that it is not official text, and the footnote.
+    label: String,
+    source: FootnoteView,
+}
+
+/// A change after the date that could not be undone: the printed words stand there.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct GapView {
+    /// A stable code: earlier_words_not_recorded, extent_not_marked, …
+    reason: String,
+    /// In words: "the footnote does not record the earlier words".
+    explanation: String,
+    #[schema(required)]
+    source: Option<FootnoteView>,
+}
+
+/// What `GET /v1/provisions/{ref}/as-of` returns.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+struct AsOfView {
+    #[serde(rename = "ref")]
+    ref_id: String,
+    title: String,
+    /// The printed edition the wording was rebuilt from.
+    edition: store::Edition,
+    /// The day the wording is for.
+    date: String,
+    /// The provision was in the Constitution on that day.
+    existed: bool,
+    /// The footnote that inserted the provision after that day (when `existed` is false).
+    #[schema(required)]
+    inserted_by: Option<FootnoteView>,
+    /// Nothing was rebuilt and nothing is missing: the text is the print's.
+    as_printed: bool,
+    /// Always shown: rebuilt wording is a reconstruction, never an official text.
+    notice: String,
+    /// The wording on that day, as far as the footnotes record it (empty when it did not exist).
+    text: String,
+    reconstructed: Vec<ReconstructedSpan>,
+    gaps: Vec<GapView>,
+}
+
+fn kind_name<T: Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// A provision's wording as it stood on an earlier day, rebuilt from the amendment footnotes
+/// of a printed edition: insertions after the day removed, substituted and omitted words put
+/// back where the footnote records them. Every rebuilt passage is labelled as a
+/// reconstruction with its footnote; changes whose earlier words no footnote records are
+/// listed as gaps. Never an official text.
+#[utoipa::path(get, path = "/v1/provisions/{reference}/as-of", tag = "provisions", operation_id = "provision_as_of",
+    params(("reference" = String, Path, description = "A provision as people write it"), AsOfQuery),
+    responses(
+        (status = 200, description = "The rebuilt wording", body = AsOfView),
+        (status = 400, description = "`bad_request`: neither or both of `date` and `before_amendment`, a malformed date, a date after the edition, or an amendment no footnote dates", body = ErrorBody),
+        (status = 404, description = "`unknown_ref` or `unknown_edition`", body = ErrorBody),
+        (status = 503, description = "`no_corpus` or `database_unavailable`", body = ErrorBody),
+    ))]
+async fn as_of(
+    State(state): State<AppState>,
+    reference: Result<Path<String>, PathRejection>,
+    query: Result<Query<AsOfQuery>, QueryRejection>,
+) -> Result<Json<AsOfView>, ApiError> {
+    let Path(reference) = reference?;
+    let Query(q) = query?;
+    check_text("reference", &reference)?;
+    check_text("date", q.date.as_deref().unwrap_or(""))?;
+    let edition = state.edition(q.edition.as_deref()).await?;
+    let view = lookup(&state.pool, edition.document_id, &reference).await?;
+    let id: nyaya_ingest::RefId = view.ref_id.parse().map_err(|_| AppError::UnknownRef {
+        query: reference.clone(),
+    })?;
+    let provision = store::load_provision(&state.pool, edition.document_id, &id)
+        .await?
+        .ok_or_else(|| AppError::UnknownRef {
+            query: reference.clone(),
+        })?;
+    let date = match (q.date.as_deref().map(str::trim), q.before_amendment) {
+        (Some(d), None) => chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .map_err(|_| AppError::BadRequest(format!("date must be YYYY-MM-DD, not {d:?}")))?,
+        (None, Some(n)) => {
+            let doc = store::load_document(&state.pool, edition.document_id)
+                .await?
+                .ok_or(AppError::NoCorpus)?;
+            let notes = doc
+                .provisions
+                .iter()
+                .flat_map(|p| p.amendments.iter().map(|l| &l.note));
+            nyaya_ingest::asof::day_before_amendment(notes, n)
+                .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+                .ok_or_else(|| {
+                    AppError::BadRequest(format!(
+                        "no footnote of the {} edition records when the Amendment numbered {n} took effect",
+                        edition.date
+                    ))
+                })?
+        }
+        _ => {
+            return Err(AppError::BadRequest(
+                "give exactly one of `date` (YYYY-MM-DD) and `before_amendment` (a number)".into(),
+            )
+            .into())
+        }
+    };
+    if date > edition.date {
+        return Err(AppError::BadRequest(format!(
+            "the {} edition prints the text as on {}; it cannot say how it read on {date}",
+            edition.label, edition.date
+        ))
+        .into());
+    }
+    let rebuilt = nyaya_ingest::asof::as_of(&provision, &date.to_string());
+    Ok(Json(AsOfView {
+        ref_id: view.ref_id,
+        title: view.title,
+        existed: rebuilt.existed(),
+        inserted_by: rebuilt.inserted_after.as_ref().map(FootnoteView::from),
+        as_printed: rebuilt.is_as_printed(),
+        notice: format!(
+            "Rebuilt from the amendment footnotes of the {} edition: not an official text of the Constitution.",
+            edition.label
+        ),
+        text: rebuilt.text.clone(),
+        reconstructed: rebuilt
+            .spans
+            .iter()
+            .map(|s| ReconstructedSpan {
+                start: s.start,
+                end: s.end,
+                undo: kind_name(s.undo),
+                printed_words: s.printed_words.clone(),
+                label: s.label(),
+                source: FootnoteView::from(&s.source),
+            })
+            .collect(),
+        gaps: rebuilt
+            .gaps
+            .iter()
+            .map(|g| GapView {
+                reason: kind_name(g.reason),
+                explanation: g.reason_text().to_string(),
+                source: g.source.as_ref().map(FootnoteView::from),
+            })
+            .collect(),
+        date: rebuilt.date,
+        edition,
     }))
 }

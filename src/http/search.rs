@@ -27,6 +27,9 @@ struct SearchRequest {
     mode: Option<Mode>,
     /// Put provisions the query names first (default true).
     pin: Option<bool>,
+    /// The edition to search, by its date ("2022", "2022-05-01"); the server's default when
+    /// absent (`GET /v1/editions`).
+    edition: Option<String>,
 }
 
 /// Ranked provisions for a query.
@@ -37,6 +40,7 @@ struct SearchRequest {
     responses(
         (status = 200, description = "The ranking", body = SearchResponse),
         (status = 400, description = "`bad_request`: a malformed body, an empty or too long query, k out of range; `invalid_text`: a control character in the query", body = ErrorBody),
+        (status = 404, description = "`unknown_edition`: no stored edition has that date", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: a body over 256 KiB", body = ErrorBody),
         (status = 500, description = "`internal`: the embedder failed", body = ErrorBody),
         (status = 503, description = "`model_unavailable` (a dense mode without the embedder) or `database_unavailable` (with `Retry-After`)", body = ErrorBody),
@@ -52,6 +56,7 @@ async fn search_handler(
         k: req.k.unwrap_or(defaults.k),
         mode: req.mode.unwrap_or(defaults.mode),
         pin: req.pin.unwrap_or(defaults.pin),
+        edition: req.edition.clone().or(defaults.edition.clone()),
         ..defaults
     };
     let span = tracing::info_span!("search");

@@ -19,6 +19,8 @@ use crate::error::AppResult;
 /// What identifies the stored vectors and headings the features are computed from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CorpusKey {
+    /// The edition's document.
+    pub document_id: i64,
     pub sha256: String,
     pub model_id: String,
     pub vectors: i64,
@@ -99,24 +101,28 @@ impl RescoreCorpus {
     }
 }
 
-/// The loaded [`RescoreCorpus`], shared by every search of a process (it lives in
-/// [`super::Models`]).
+/// The loaded [`RescoreCorpus`] of each edition searched, shared by every search of a process
+/// (it lives in [`super::Models`]).
 #[derive(Debug, Default)]
-pub struct RescoreCache(tokio::sync::Mutex<Option<Arc<RescoreCorpus>>>);
+pub struct RescoreCache(tokio::sync::Mutex<Vec<Arc<RescoreCorpus>>>);
+
+/// How many editions' corpora the cache keeps (about 2 MB each with MiniLM's 384-d vectors).
+const CACHED_EDITIONS: usize = 4;
 
 impl RescoreCache {
-    /// The corpus for `key`, loaded from the database when the cached one is for another key.
-    /// Searches that arrive during a load wait for it rather than load again.
+    /// The corpus for `key`, loaded from the database when the cached one of its edition is for
+    /// another key (a re-ingest or a re-embed). Searches that arrive during a load wait for it
+    /// rather than load again.
     pub async fn get(&self, pool: &PgPool, key: &CorpusKey) -> AppResult<Arc<RescoreCorpus>> {
-        let mut slot = self.0.lock().await;
-        if let Some(c) = slot.as_ref().filter(|c| c.key == *key) {
+        let mut slots = self.0.lock().await;
+        if let Some(c) = slots.iter().find(|c| c.key == *key) {
             return Ok(c.clone());
         }
         let t = std::time::Instant::now();
         let (vectors, title_lexemes, facts) = tokio::try_join!(
-            legs::chunk_vectors(pool, &key.model_id),
-            legs::title_lexemes(pool),
-            legs::provision_facts(pool)
+            legs::chunk_vectors(pool, key.document_id, &key.model_id),
+            legs::title_lexemes(pool, key.document_id),
+            legs::provision_facts(pool, key.document_id)
         )?;
         let corpus = Arc::new(RescoreCorpus {
             key: key.clone(),
@@ -125,11 +131,16 @@ impl RescoreCache {
             facts,
         });
         tracing::info!(
+            document_id = key.document_id,
             vectors = key.vectors,
             ms = t.elapsed().as_secs_f64() * 1000.0,
             "rescorer corpus loaded"
         );
-        *slot = Some(corpus.clone());
+        slots.retain(|c| c.key.document_id != key.document_id);
+        if slots.len() >= CACHED_EDITIONS {
+            slots.remove(0);
+        }
+        slots.push(corpus.clone());
         Ok(corpus)
     }
 }
@@ -146,6 +157,7 @@ mod tests {
     fn features_take_the_best_chunk_and_the_heading_share() {
         let corpus = RescoreCorpus {
             key: CorpusKey {
+                document_id: 1,
                 sha256: "test".into(),
                 model_id: "test".into(),
                 vectors: 3,

@@ -44,6 +44,7 @@ const RANK_WEIGHTS: &str = "'{0.1, 0.2, 0.4, 1.0}'";
 /// Score is cosine similarity.
 pub async fn dense(
     pool: &PgPool,
+    document_id: i64,
     query_vector: &[f32],
     model_id: &str,
     depth: usize,
@@ -56,14 +57,15 @@ pub async fn dense(
     let sql = format!(
         "SELECT ref_id, (1 - (embedding::vector({dim}) <=> $1::vector({dim})))::real AS score
          FROM chunks
-         WHERE vector_dims(embedding) = {dim} AND embedding_model = $2
+         WHERE vector_dims(embedding) = {dim} AND embedding_model = $2 AND document_id = $4
          ORDER BY embedding::vector({dim}) <=> $1::vector({dim})
          LIMIT $3"
     );
     let query = sqlx::query_as::<_, (String, f32)>(&sql)
         .bind(query_vector)
         .bind(model_id)
-        .bind(depth as i64);
+        .bind(depth as i64)
+        .bind(document_id);
     // The pool sets `hnsw.ef_search` on every connection (`db::HNSW_EF_SEARCH`); a deeper leg
     // raises it for its own query, since a scan returns at most that many rows.
     let wanted = depth * 4;
@@ -103,6 +105,7 @@ const BM25_B: f64 = 0.75;
 /// the body. See `adr/0004-retrieval.md` for the comparison with `ts_rank_cd`.
 pub async fn lexical(
     pool: &PgPool,
+    document_id: i64,
     query: &str,
     depth: usize,
     ranking: LexicalRanking,
@@ -116,7 +119,7 @@ pub async fn lexical(
              )
              SELECT c.ref_id, ts_rank_cd({RANK_WEIGHTS}, c.tsv, q.tsq, 1)::real AS score
              FROM chunks c, q
-             WHERE q.tsq IS NOT NULL AND c.tsv @@ q.tsq
+             WHERE q.tsq IS NOT NULL AND c.tsv @@ q.tsq AND c.document_id = $4
              ORDER BY score DESC, c.id
              LIMIT $3"
         ),
@@ -125,16 +128,17 @@ pub async fn lexical(
         // made it scan all 44k postings).
         LexicalRanking::Bm25 => format!(
             "WITH q AS ({QUERY_LEXEMES}),
+             stats AS (SELECT n, avg_tokens FROM chunk_stats WHERE document_id = $4),
              idf AS (
                  SELECT l.lexeme,
-                        ln(1 + ((SELECT n FROM chunk_stats) - l.ndoc + 0.5) / (l.ndoc + 0.5)) AS idf
-                 FROM q JOIN chunk_lexicon l USING (lexeme)
+                        ln(1 + ((SELECT n FROM stats) - l.ndoc + 0.5) / (l.ndoc + 0.5)) AS idf
+                 FROM q JOIN chunk_lexicon l ON l.lexeme = q.lexeme AND l.document_id = $4
              )
              SELECT t.ref_id,
                     sum(idf.idf * t.tf * ({BM25_K1} + 1)
                         / (t.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * t.tokens
-                                               / (SELECT avg_tokens FROM chunk_stats))))::real AS score
-             FROM idf JOIN chunk_terms t USING (lexeme)
+                                               / (SELECT avg_tokens FROM stats))))::real AS score
+             FROM idf JOIN chunk_terms t ON t.lexeme = idf.lexeme AND t.document_id = $4
              GROUP BY t.chunk_id, t.ref_id
              ORDER BY score DESC, t.chunk_id
              LIMIT $3"
@@ -144,6 +148,7 @@ pub async fn lexical(
         .bind(query)
         .bind(NOISE_LEXEMES)
         .bind(depth as i64)
+        .bind(document_id)
         .fetch_all(pool)
         .await?;
     Ok(to_refs(rows))
@@ -151,21 +156,28 @@ pub async fn lexical(
 
 /// What the in-memory rescorer needs from one search, in one small query run alongside the
 /// legs: the (expanded) query's content lexemes and the key of the stored vectors.
-pub async fn query_facts(pool: &PgPool, query: &str, model_id: &str) -> AppResult<QueryFacts> {
+pub async fn query_facts(
+    pool: &PgPool,
+    document_id: i64,
+    query: &str,
+    model_id: &str,
+) -> AppResult<QueryFacts> {
     let sql = format!(
         "SELECT coalesce((SELECT array_agg(lexeme) FROM ({QUERY_LEXEMES}) l), '{{}}'),
-                (SELECT sha256 FROM documents WHERE is_current),
-                (SELECT count(*) FROM chunks WHERE embedding_model = $3)"
+                (SELECT sha256 FROM documents WHERE id = $4 AND is_current),
+                (SELECT count(*) FROM chunks WHERE embedding_model = $3 AND document_id = $4)"
     );
     let (lexemes, sha256, vectors): (Vec<String>, Option<String>, i64) = sqlx::query_as(&sql)
         .bind(query)
         .bind(NOISE_LEXEMES)
         .bind(model_id)
+        .bind(document_id)
         .fetch_one(pool)
         .await?;
     Ok(QueryFacts {
         lexemes,
         key: sha256.map(|sha256| CorpusKey {
+            document_id,
             sha256,
             model_id: model_id.to_string(),
             vectors,
@@ -173,16 +185,18 @@ pub async fn query_facts(pool: &PgPool, query: &str, model_id: &str) -> AppResul
     })
 }
 
-/// Every chunk vector of one model, by provision.
+/// Every chunk vector of one model in one edition, by provision.
 pub async fn chunk_vectors(
     pool: &PgPool,
+    document_id: i64,
     model_id: &str,
 ) -> AppResult<HashMap<String, Vec<Vec<f32>>>> {
     let rows: Vec<(String, Vec<f32>)> = sqlx::query_as(
         "SELECT ref_id, embedding::real[] FROM chunks
-         WHERE embedding_model = $1 AND embedding IS NOT NULL",
+         WHERE embedding_model = $1 AND embedding IS NOT NULL AND document_id = $2",
     )
     .bind(model_id)
+    .bind(document_id)
     .fetch_all(pool)
     .await?;
     let mut by_ref: HashMap<String, Vec<Vec<f32>>> = HashMap::new();
@@ -196,13 +210,16 @@ pub async fn chunk_vectors(
 /// and whether it is omitted or was amended.
 pub async fn provision_facts(
     pool: &PgPool,
+    document_id: i64,
 ) -> AppResult<HashMap<String, super::ltr::ProvisionFacts>> {
     let rows: Vec<(String, String, bool, bool)> = sqlx::query_as(
         "SELECT p.ref_id, p.kind, p.status = 'omitted',
-                EXISTS (SELECT 1 FROM amendment_notes a WHERE a.ref_id = p.ref_id
+                EXISTS (SELECT 1 FROM amendment_notes a
+                        WHERE a.document_id = p.document_id AND a.ref_id = p.ref_id
                         AND a.kind IN ('inserted', 'substituted', 'added', 'amended'))
-         FROM provisions p",
+         FROM provisions p WHERE p.document_id = $1",
     )
+    .bind(document_id)
     .fetch_all(pool)
     .await?;
     Ok(rows
@@ -219,10 +236,15 @@ pub async fn provision_facts(
 }
 
 /// Every marginal heading's lexemes (stemmed as the query's are), by provision.
-pub async fn title_lexemes(pool: &PgPool) -> AppResult<HashMap<String, HashSet<String>>> {
+pub async fn title_lexemes(
+    pool: &PgPool,
+    document_id: i64,
+) -> AppResult<HashMap<String, HashSet<String>>> {
     let rows: Vec<(String, Vec<String>)> = sqlx::query_as(
-        "SELECT ref_id, tsvector_to_array(to_tsvector('english', title)) FROM provisions",
+        "SELECT ref_id, tsvector_to_array(to_tsvector('english', title)) FROM provisions
+         WHERE document_id = $1",
     )
+    .bind(document_id)
     .fetch_all(pool)
     .await?;
     Ok(rows
@@ -234,6 +256,7 @@ pub async fn title_lexemes(pool: &PgPool) -> AppResult<HashMap<String, HashSet<S
 /// The text a cross-encoder reads for each candidate: heading and the provision's best chunk.
 pub async fn best_chunk_texts(
     pool: &PgPool,
+    document_id: i64,
     query_vector: &[f32],
     candidates: &[RefId],
 ) -> AppResult<Vec<String>> {
@@ -241,12 +264,13 @@ pub async fn best_chunk_texts(
     let ids: Vec<String> = candidates.iter().map(|r| r.to_string()).collect();
     let sql = format!(
         "SELECT DISTINCT ON (ref_id) ref_id, heading || '\n' || text FROM chunks
-         WHERE ref_id = ANY($1) AND vector_dims(embedding) = {dim}
+         WHERE ref_id = ANY($1) AND vector_dims(embedding) = {dim} AND document_id = $3
          ORDER BY ref_id, embedding::vector({dim}) <=> $2::vector({dim})"
     );
     let rows: Vec<(String, String)> = sqlx::query_as(&sql)
         .bind(&ids)
         .bind(query_vector)
+        .bind(document_id)
         .fetch_all(pool)
         .await?;
     Ok(ids

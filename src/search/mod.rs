@@ -144,6 +144,9 @@ pub struct SearchOptions {
     /// cover the question. Calibrated on the dev split (`adr/0005-refusal-threshold.md`).
     pub refusal_threshold: f64,
     pub max_query_chars: usize,
+    /// The edition searched, by its date ("2022", "2024-05-01"); the newest stored when `None`
+    /// (`store::resolve_edition`).
+    pub edition: Option<String>,
 }
 
 /// The calibrated default of [`SearchOptions::refusal_threshold`].
@@ -169,6 +172,7 @@ impl Default for SearchOptions {
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
             max_query_chars: 4000,
+            edition: None,
         }
     }
 }
@@ -247,6 +251,8 @@ pub struct Coverage {
 pub struct SearchResponse {
     pub request_id: String,
     pub mode: Mode,
+    /// The edition searched.
+    pub edition: crate::store::Edition,
     pub results: Vec<SearchHit>,
     pub supporting: Vec<Supporting>,
     pub coverage: Coverage,
@@ -265,6 +271,7 @@ pub struct SearchResponse {
 /// Checks the request before any work: typed 400s, never a 500.
 pub fn validate(query: &str, opts: &SearchOptions) -> AppResult<()> {
     crate::input::check_text("query", query)?;
+    crate::input::check_text("edition", opts.edition.as_deref().unwrap_or(""))?;
     if query.trim().is_empty() {
         return Err(AppError::BadRequest("query is empty".into()));
     }
@@ -374,6 +381,8 @@ pub async fn search_with_hint(
     validate(query, opts)?;
     let started = Instant::now();
     let mut timings = Timings::default();
+    let edition = crate::store::resolve_edition(pool, opts.edition.as_deref()).await?;
+    let doc = edition.document_id;
 
     let glossary = Glossary::builtin();
     let expand = |text: &str| -> (String, glossary::Expansion) {
@@ -420,7 +429,7 @@ pub async fn search_with_hint(
         let lists = futures::future::try_join_all(
             vectors
                 .iter()
-                .map(|v| legs::dense(pool, v, model_id, opts.depth)),
+                .map(|v| legs::dense(pool, doc, v, model_id, opts.depth)),
         )
         .await?;
         let dense_ms = ms(t);
@@ -444,7 +453,7 @@ pub async fn search_with_hint(
         let lists = futures::future::try_join_all(
             lexical_texts
                 .iter()
-                .map(|text| legs::lexical(pool, text, opts.depth, opts.lexical_ranking)),
+                .map(|text| legs::lexical(pool, doc, text, opts.depth, opts.lexical_ranking)),
         )
         .await?;
         AppResult::Ok((lists, ms(t)))
@@ -460,7 +469,7 @@ pub async fn search_with_hint(
                         SecondStage::Rescore | SecondStage::Learned
                     ) =>
             {
-                legs::query_facts(pool, &expanded, &e.manifest().id)
+                legs::query_facts(pool, doc, &expanded, &e.manifest().id)
                     .await
                     .map(Some)
             }
@@ -537,6 +546,7 @@ pub async fn search_with_hint(
     let ((fused, head_rows), info, edges) = tokio::try_join!(
         second_stage(
             pool,
+            doc,
             models,
             opts,
             query,
@@ -547,10 +557,10 @@ pub async fn search_with_hint(
             fused,
             &mut timings
         ),
-        provision_info(pool, &prefetch),
+        provision_info(pool, doc, &prefetch),
         async {
             if opts.hop {
-                hop_edges(pool, &prefetch).await
+                hop_edges(pool, doc, &prefetch).await
             } else {
                 Ok(Vec::new())
             }
@@ -618,6 +628,7 @@ pub async fn search_with_hint(
     Ok(SearchResponse {
         request_id,
         mode: opts.mode,
+        edition,
         results,
         supporting,
         coverage,
@@ -660,6 +671,7 @@ fn coverage(query: &str, pinned: bool, confidence: Option<f64>, opts: &SearchOpt
 #[allow(clippy::too_many_arguments)]
 async fn second_stage(
     pool: &PgPool,
+    document_id: i64,
     models: &Models,
     opts: &SearchOptions,
     query: &str,
@@ -737,7 +749,7 @@ async fn second_stage(
                         )
                     })?;
                 let ids: Vec<RefId> = head.iter().map(|(r, _)| r.clone()).collect();
-                let texts = legs::best_chunk_texts(pool, vector, &ids).await?;
+                let texts = legs::best_chunk_texts(pool, document_id, vector, &ids).await?;
                 let q = query.to_string();
                 let scores = tokio::task::spawn_blocking(move || ce.score(&q, &texts))
                     .await
@@ -778,20 +790,25 @@ struct ProvisionInfo {
 
 async fn provision_info(
     pool: &PgPool,
+    document_id: i64,
     ids: &[String],
 ) -> AppResult<BTreeMap<String, ProvisionInfo>> {
     if ids.is_empty() {
         return Ok(BTreeMap::new());
     }
     let provisions = sqlx::query_as::<_, (String, String, i32, String)>(
-        "SELECT ref_id, title, page_start, text FROM provisions WHERE ref_id = ANY($1)",
+        "SELECT ref_id, title, page_start, text FROM provisions
+         WHERE document_id = $2 AND ref_id = ANY($1)",
     )
     .bind(ids)
+    .bind(document_id)
     .fetch_all(pool);
     let clauses = sqlx::query_as::<_, (String, String, i32, i32)>(
-        "SELECT ref_id, label, start_char, end_char FROM clauses WHERE ref_id = ANY($1) ORDER BY ref_id, seq",
+        "SELECT ref_id, label, start_char, end_char FROM clauses
+         WHERE document_id = $2 AND ref_id = ANY($1) ORDER BY ref_id, seq",
     )
     .bind(ids)
+    .bind(document_id)
     .fetch_all(pool);
     let (rows, clauses) = tokio::try_join!(provisions, clauses)?;
     let mut out: BTreeMap<String, ProvisionInfo> = rows
@@ -845,17 +862,19 @@ fn snippet_of(text: &str) -> String {
 type HopEdge = (String, String, String, i32);
 
 /// The cross-references of the candidate provisions, in the order their text makes them.
-async fn hop_edges(pool: &PgPool, from: &[String]) -> AppResult<Vec<HopEdge>> {
+async fn hop_edges(pool: &PgPool, document_id: i64, from: &[String]) -> AppResult<Vec<HopEdge>> {
     if from.is_empty() {
         return Ok(Vec::new());
     }
     Ok(sqlx::query_as(
         "SELECT x.from_ref, x.to_ref, p.title, p.page_start
-         FROM cross_refs x JOIN provisions p ON p.ref_id = x.to_ref
-         WHERE x.from_ref = ANY($1)
+         FROM cross_refs x
+         JOIN provisions p ON p.document_id = x.document_id AND p.ref_id = x.to_ref
+         WHERE x.document_id = $2 AND x.from_ref = ANY($1)
          ORDER BY x.from_ref, x.seq",
     )
     .bind(from)
+    .bind(document_id)
     .fetch_all(pool)
     .await?)
 }

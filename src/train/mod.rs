@@ -45,14 +45,16 @@ pub async fn generate(
     held_out: &BTreeSet<String>,
 ) -> AppResult<(Vec<Generated>, usize)> {
     let everyday = Everyday::from_glossary(Glossary::builtin());
-    let toc = store::list_provisions(pool, None, None).await?;
+    // The newest edition: the one searches read unless told otherwise.
+    let document_id = store::resolve_edition(pool, None).await?.document_id;
+    let toc = store::list_provisions(pool, document_id, None, None).await?;
     let mut out = Vec::new();
     let mut dropped = 0;
     for entry in toc {
         let id = entry.ref_id.parse().map_err(|_| AppError::UnknownRef {
             query: entry.ref_id.clone(),
         })?;
-        let Some(view) = store::get_provision(pool, &id).await? else {
+        let Some(view) = store::get_provision(pool, document_id, &id).await? else {
             continue;
         };
         for g in questions::for_provision(&view, &everyday) {

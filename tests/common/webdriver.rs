@@ -214,8 +214,21 @@ impl Browser {
         .await;
     }
 
+    /// Whether `e` is shown. An element the page has since replaced (a re-render between
+    /// finding and asking) is "stale": not shown, so a wait finds its successor.
     pub async fn displayed(&self, e: &Element) -> bool {
-        self.get(&format!("/element/{}/displayed", e.0)).await == json!(true)
+        let url = format!(
+            "{}/session/{}/element/{}/displayed",
+            self.base, self.session, e.0
+        );
+        let resp = self.http.get(&url).send().await.unwrap();
+        let status = resp.status();
+        let v: Value = resp.json().await.unwrap_or_default();
+        if v["value"]["error"] == json!("stale element reference") {
+            return false;
+        }
+        assert!(status.is_success(), "GET displayed → {status}: {v}");
+        v["value"] == json!(true)
     }
 
     pub async fn click(&self, e: &Element) {

@@ -59,6 +59,7 @@
     initTheme();
     initComposer();
     initBrowse();
+    initChanges();
     initDrawer();
     // Delegated clicks: chips, suggestions and provision links appear all over the page.
     document.addEventListener('click', onDocumentClick);
@@ -1215,12 +1216,116 @@
 
   function showView(name) {
     const browse = name === 'browse';
+    const changes = name === 'changes';
     $('#browse').hidden = !browse;
-    $('#chat').hidden = browse;
+    $('#changes').hidden = !changes;
+    $('#chat').hidden = browse || changes;
     const btn = $('#browse-toggle');
     btn.setAttribute('aria-expanded', String(browse));
     btn.textContent = browse ? 'Back to questions' : 'Browse the text';
+    const cbtn = $('#changes-toggle');
+    cbtn.setAttribute('aria-expanded', String(changes));
+    cbtn.textContent = changes ? 'Back to questions' : 'What changed';
     if (browse) renderToc();
+    if (changes) loadChanges();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // What changed: two stored editions compared (GET /v1/editions, GET /v1/diff).
+
+  function initChanges() {
+    $('#changes-toggle').addEventListener('click', () => {
+      showView($('#changes').hidden ? 'changes' : 'chat');
+      if ($('#changes').hidden) $('#question').focus();
+    });
+    $('#changes-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      renderChanges($('#changes-from').value, $('#changes-to').value);
+    });
+  }
+
+  async function loadChanges() {
+    if (state.changesLoaded) return;
+    const list = $('#changes-list');
+    list.replaceChildren(el('p', { class: 'muted', text: 'Loading the editions…' }));
+    let eds;
+    try {
+      eds = await getJSON('/v1/editions');
+    } catch (e) {
+      list.replaceChildren(el('p', { class: 'inline-error', text: 'Could not load the editions: ' + e.message }));
+      return;
+    }
+    const option = (e) => el('option', { value: e.date, text: e.label + ' (' + e.date + ')' });
+    $('#changes-from').replaceChildren(...eds.editions.map(option));
+    $('#changes-to').replaceChildren(...eds.editions.map(option));
+    if (eds.editions.length < 2) {
+      list.replaceChildren(el('p', { class: 'muted', text: 'Only one edition is stored, so there is nothing to compare yet.' }));
+      return;
+    }
+    $('#changes-to').value = eds.editions[0].date;
+    $('#changes-from').value = eds.editions[1].date;
+    state.changesLoaded = true;
+    renderChanges(eds.editions[1].date, eds.editions[0].date);
+  }
+
+  async function renderChanges(from, to) {
+    const list = $('#changes-list');
+    const err = $('#changes-error');
+    err.hidden = true;
+    list.replaceChildren(el('p', { class: 'muted', text: 'Comparing…' }));
+    let d;
+    try {
+      d = await getJSON('/v1/diff?from=' + encodeURIComponent(from) + '&to=' + encodeURIComponent(to));
+    } catch (e) {
+      list.replaceChildren();
+      err.textContent = e.message;
+      err.hidden = false;
+      return;
+    }
+    const c = d.counts;
+    const groups = [
+      ['amended', 'Amended', 'changed by an amendment made after the older edition'],
+      ['inserted', 'Inserted', 'in the newer edition only'],
+      ['omitted', 'Omitted', 'no longer in force in the newer edition'],
+    ];
+    const out = [el('p', { class: 'changes-summary', text:
+      c.amended + ' amended, ' + c.inserted + ' inserted, ' + c.omitted + ' omitted; ' +
+      c.revised + ' printing differences; ' + c.unchanged + ' unchanged (' + d.from.label + ' → ' + d.to.label + ').' })];
+    for (const [kind, title, what] of groups) {
+      const items = d.changes.filter((x) => x.kind === kind);
+      if (!items.length) continue;
+      out.push(el('h3', { text: title + ' (' + items.length + ')' }), el('p', { class: 'muted', text: capitalise(what) + '.' }),
+        el('ul', { class: 'change-list', 'data-kind': kind }, ...items.map(changeItem)));
+    }
+    const revised = d.changes.filter((x) => x.kind === 'revised');
+    if (revised.length) {
+      out.push(el('details', { class: 'revised' },
+        el('summary', { text: 'Printing differences (' + revised.length + ')' }),
+        el('ul', { class: 'change-list', 'data-kind': 'revised' }, ...revised.map(changeItem))));
+    }
+    list.replaceChildren(...out);
+  }
+
+  function changeItem(x) {
+    const acts = (x.acts || []).map((a) => {
+      const when = longDate(a.effective_from);
+      return a.instrument + (a.clause ? ' (' + a.kind + ' ' + a.clause + ')' : ' (' + a.kind + ')') + (when ? ', with effect from ' + when : '');
+    });
+    return el('li', { class: 'change', 'data-ref': x.id },
+      el('button', { type: 'button', class: 'ref-link', 'data-ref': x.id, text: x.heading }),
+      acts.length ? el('p', { class: 'acts', text: 'By the ' + acts.join('; the ') + '.' }) : null,
+      x.title_from ? el('p', { class: 'muted', text: 'Title: “' + x.title_from + '” → “' + x.title_to + '”' }) : null,
+      x.words && x.words.length ? wordDiff(x.words) : null);
+  }
+
+  /** Word runs with long unchanged stretches cut to their ends. */
+  function wordDiff(runs) {
+    return el('p', { class: 'word-diff' }, ...runs.map((r) => {
+      if (r.op === 'added') return el('ins', { text: r.text });
+      if (r.op === 'removed') return el('del', { text: r.text });
+      const w = r.text.split(' ');
+      return w.length > 16 ? w.slice(0, 6).join(' ') + ' … ' + w.slice(-6).join(' ') : r.text;
+    }));
   }
 
   function loadToc() {
@@ -1311,7 +1416,55 @@
   // ---------------------------------------------------------------------------------------
   // The provision drawer: a modal dialog. The page behind it is made inert while it is open.
 
+  async function showAsOf(date) {
+    const box = $('#asof-result');
+    const ref = state.drawer.asOfRef;
+    box.hidden = false;
+    box.replaceChildren(el('p', { class: 'muted', text: 'Rebuilding…' }));
+    let r;
+    try {
+      r = await getJSON('/v1/provisions/' + encodeURIComponent(ref) + '/as-of?date=' + encodeURIComponent(date));
+    } catch (e) {
+      box.replaceChildren(el('p', { class: 'inline-error', text: e.message }));
+      return;
+    }
+    const parts = [el('p', { class: 'asof-notice', text: r.notice })];
+    if (!r.existed) {
+      parts.push(el('p', { text: 'Not in the Constitution on ' + longDate(r.date) + ': inserted later by the ' +
+        ((r.inserted_by && r.inserted_by.act) || 'an amendment') + '.' }));
+    } else if (r.as_printed) {
+      parts.push(el('p', { text: 'On ' + longDate(r.date) + ' it read as printed: no amendment after that day is recorded here.' }));
+    } else {
+      // The rebuilt text, each reconstructed passage marked and titled with its footnote.
+      const chars = Array.from(r.text);
+      const text = el('div', { class: 'provision-text asof-text' });
+      let at = 0;
+      for (const sp of r.reconstructed) {
+        text.append(chars.slice(at, sp.start).join(''));
+        const words = chars.slice(sp.start, sp.end).join('');
+        text.append(el('mark', { class: 'reconstructed', title: sp.label, text: words || '⁁' }));
+        at = Math.max(at, sp.end);
+      }
+      text.append(chars.slice(at).join(''));
+      parts.push(el('p', { text: 'As it read on ' + longDate(r.date) + ' (marked passages are reconstructed):' }), text);
+      if (r.reconstructed.length) {
+        parts.push(el('ul', { class: 'asof-sources' }, ...r.reconstructed.map((sp) =>
+          el('li', { text: capitalise(sp.undo.replace(/_/g, ' ')) + ': ' + sp.source.footnote }))));
+      }
+    }
+    if (r.gaps.length) {
+      parts.push(el('p', { class: 'muted', text: 'Not rebuilt:' }), el('ul', { class: 'asof-gaps' },
+        ...r.gaps.map((g) => el('li', { text: capitalise(g.explanation) + (g.source ? ' — ' + g.source.footnote : '') }))));
+    }
+    box.replaceChildren(...parts);
+  }
+
   function initDrawer() {
+    $('#asof-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const date = $('#asof-date').value;
+      if (date) showAsOf(date);
+    });
     $('#drawer-close').addEventListener('click', closeDrawer);
     $('#drawer-backdrop').addEventListener('click', closeDrawer);
     $('#drawer-back').addEventListener('click', () => {
@@ -1437,7 +1590,7 @@
     $('#drawer-body').scrollTop = 0;
     if (mark) mark.scrollIntoView({ block: 'center' });
 
-    renderAmendments(v.amendments || []);
+    renderAmendments(v.amendments || [], v);
     renderXrefs(v.cross_refs || { outgoing: [], incoming: [] });
   }
 
@@ -1455,10 +1608,17 @@
     ];
   }
 
-  function renderAmendments(list) {
+  function renderAmendments(list, v) {
     const sec = $('#drawer-amendments');
     sec.hidden = !list.length;
-    sec.querySelector('ul').replaceChildren(...list.map((a) => {
+    state.drawer.asOfRef = v && v.ref;
+    $('#asof-result').hidden = true;
+    $('#asof-date').max = v && v.edition_date ? v.edition_date : '';
+    // A timeline: oldest change first; notes without a date keep the print's order, last.
+    const dated = list.map((a, i) => [a, i]).sort((x, y) =>
+      (x[0].effective_from || '9999') < (y[0].effective_from || '9999') ? -1
+        : (x[0].effective_from || '9999') > (y[0].effective_from || '9999') ? 1 : x[1] - y[1]);
+    sec.querySelector('ol').replaceChildren(...dated.map(([a]) => {
       const what = [];
       what.push(capitalise(a.kind || 'amended'));
       if (a.instrument) what.push(' by the ' + a.instrument.replace(/^the\s+/i, '') + (a.section ? ', ' + a.section : ''));
