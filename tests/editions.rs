@@ -44,6 +44,26 @@ async fn editions_side_by_side(pool: PgPool) {
     as_of_rebuilds_from_the_footnotes_and_says_so(&app).await;
 }
 
+/// `nyaya serve`'s background pass, what `make run` relies on for the second edition: it finds
+/// the other PDF in the default PDF's folder and stores it beside whatever is there; a second
+/// pass stores nothing. (The default PDF itself is the start-up ingest's job, not this pass's.)
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn the_start_up_pass_stores_the_other_editions_once(pool: PgPool) {
+    let cfg = config(&pool);
+    assert_eq!(
+        nyaya::ingest::edition_pass(pool.clone(), cfg.clone()).await,
+        1
+    );
+    let live: Vec<String> = sqlx::query_scalar(
+        "SELECT edition_date::text FROM documents WHERE is_current ORDER BY edition_date",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(live, ["2022-05-01"]);
+    assert_eq!(nyaya::ingest::edition_pass(pool.clone(), cfg).await, 0);
+}
+
 async fn an_answer_recorded_under_2022(app: &Router) -> String {
     let (status, r) = post_raw(
         app,

@@ -12,6 +12,7 @@ pub mod asof;
 pub mod chunk;
 pub mod contents;
 pub mod diff;
+pub mod indic;
 pub mod layout;
 pub mod model;
 pub mod pdf;

@@ -668,6 +668,9 @@ impl fmt::Display for UserRef {
 /// Returns `None` when the string holds anything else, including several
 /// references ("Articles 14 and 19"): use [`find_refs`] for free text.
 pub fn parse_user_ref(s: &str) -> Option<UserRef> {
+    // "अनुच्छेद २१-क" is read as "article 21-A" (crate::indic).
+    let latin = crate::indic::latinise(s);
+    let s = latin.as_ref().map_or(s, |l| l.text.as_str());
     let toks = tokenize(s);
     let mut i = 0;
     while i < toks.len() && toks[i].kind == TokKind::Punct {
@@ -712,16 +715,24 @@ pub fn parse_user_ref(s: &str) -> Option<UserRef> {
 /// - "Part III" is not a reference to a provision (a Part is a group of
 ///   Articles), so it is not returned here.
 /// - A provision mentioned twice is returned twice, with both ranges.
+///
+/// References in Indian scripts ("अनुच्छेद २१-क", "आठवीं अनुसूची") are found too, with their
+/// ranges in `text` as typed (see [`crate::indic`]).
 pub fn find_refs(text: &str) -> Vec<(UserRef, Range<usize>)> {
-    scan(text, Mode::Free)
+    let latin = crate::indic::latinise(text);
+    let scanned = latin.as_ref().map_or(text, |l| l.text.as_str());
+    scan(scanned, Mode::Free)
         .into_iter()
         .map(|f| {
+            let span = latin
+                .as_ref()
+                .map_or(f.span.clone(), |l| l.original(f.span));
             (
                 UserRef {
                     id: f.id,
                     clause: f.clause,
                 },
-                f.span,
+                span,
             )
         })
         .collect()
@@ -2194,6 +2205,28 @@ mod tests {
         );
         // An Act's name is not a Schedule of the Constitution.
         assert!(refs("the Sixth Schedule to the Constitution (Amendment) Act, 2003").is_empty());
+    }
+
+    #[test]
+    fn references_in_indian_scripts_are_found_where_they_were_typed() {
+        let q = "अनुच्छेद २१-क क्या कहता है?";
+        let found = find_refs(q);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0.id.as_str(), "21A");
+        assert_eq!(&q[found[0].1.clone()], "अनुच्छेद २१-क");
+        let ids = |q: &str| -> Vec<String> {
+            find_refs(q)
+                .into_iter()
+                .map(|(r, _)| r.to_string())
+                .collect()
+        };
+        assert_eq!(ids("अनुच्छेद 21 क्या कहता है?"), ["21"]);
+        assert_eq!(ids("आठवीं अनुसूची में कितनी भाषाएँ हैं?"), ["SCH-8"]);
+        assert_eq!(ids("அரசியலமைப்பு உறுப்பு 32 என்ன?"), ["32"]);
+        assert_eq!(ids("अनुच्छेद 19(1)(क) में क्या है"), ["19(1)"]);
+        assert!(ids("धारा 302 में सज़ा क्या है?").is_empty());
+        assert!(ids("21 साल की उम्र में").is_empty());
+        assert_eq!(parse_user_ref("अनुच्छेद २१क").unwrap().id.as_str(), "21A");
     }
 
     #[test]
