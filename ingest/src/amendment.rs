@@ -490,10 +490,20 @@ fn find_instrument(s: &str, mseg: &str, from: usize) -> (Option<String>, Option<
 /// same byte length, so that words inside quotations are never taken for the
 /// note's own verb or instrument while offsets stay valid for `s`. An
 /// unclosed quotation (one that runs onto the next page) is left visible.
-fn mask_quotes(s: &str) -> String {
-    let mut bytes = s.as_bytes().to_vec();
+pub(crate) fn mask_quotes(s: &str) -> String {
+    let mut out = s.to_string();
+    for (start, end, _) in quotations(s).into_iter().rev() {
+        out.replace_range(start..end, &"_".repeat(end - start));
+    }
+    out
+}
+
+/// Quotations in a footnote: (byte offset of the opening mark, byte offset past the closing
+/// mark, the quoted words). "…" and ‘…’ pair as printed; an unclosed one is not returned.
+pub(crate) fn quotations(raw: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
     let mut open: Option<(usize, char)> = None;
-    for (i, c) in s.char_indices() {
+    for (i, c) in raw.char_indices() {
         match open {
             None => match c {
                 '"' | '\u{201c}' => open = Some((i, '"')),
@@ -506,15 +516,14 @@ fn mask_quotes(s: &str) -> String {
                     _ => c == '\u{2019}',
                 };
                 if closes {
-                    for b in &mut bytes[start..i + c.len_utf8()] {
-                        *b = b'_';
-                    }
+                    let inner = start + raw[start..].chars().next().map_or(1, char::len_utf8);
+                    out.push((start, i + c.len_utf8(), &raw[inner..i]));
                     open = None;
                 }
             }
         }
     }
-    String::from_utf8(bytes).unwrap_or_else(|_| s.to_string())
+    out
 }
 
 /// Whether most words are one- or two-letter fragments, as in a

@@ -91,7 +91,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::amendment::{AmendmentKind, AmendmentNote};
+use crate::amendment::{mask_quotes, quotations, AmendmentKind, AmendmentNote};
 use crate::model::{AmendmentLink, Provision};
 
 /// Shown with every rebuilt passage.
@@ -617,44 +617,6 @@ static NOW_VIDE: LazyLock<Regex> =
 
 // ---------------------------------------------------------------------------------------------
 // The words a footnote records
-
-/// Quotations in a footnote: (byte offset of the opening mark, byte offset past the closing
-/// mark, the quoted words).
-fn quotations(raw: &str) -> Vec<(usize, usize, &str)> {
-    let mut out = Vec::new();
-    let mut open: Option<(usize, char)> = None;
-    for (i, c) in raw.char_indices() {
-        match open {
-            None => match c {
-                '"' | '\u{201c}' => open = Some((i, '"')),
-                '\u{2018}' => open = Some((i, '\'')),
-                _ => {}
-            },
-            Some((start, kind)) => {
-                let closes = match kind {
-                    '"' => matches!(c, '"' | '\u{201d}'),
-                    _ => c == '\u{2019}',
-                };
-                if closes {
-                    let inner = start + raw[start..].chars().next().map_or(1, char::len_utf8);
-                    out.push((start, i + c.len_utf8(), &raw[inner..i]));
-                    open = None;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The footnote with its quotations blanked out (same byte length), so that words inside
-/// them are not read as the note's own.
-fn mask_quotes(raw: &str) -> String {
-    let mut s = raw.to_string();
-    for (start, end, _) in quotations(raw).into_iter().rev() {
-        s.replace_range(start..end, &"_".repeat(end - start));
-    }
-    s
-}
 
 /// The earlier words a substitution records: the first quotation introduced by "for"
 /// ("for "…"", "for the words "…"").
