@@ -85,10 +85,12 @@ async fn diff(
         .into());
     }
     let only = match q.reference.as_deref() {
+        // The newer edition first; an omitted or renumbered provision only the older one has.
         Some(r) => Some(
-            crate::provision::lookup(&state.pool, to.document_id, r)
-                .await
-                .or(crate::provision::lookup(&state.pool, from.document_id, r).await)?,
+            match crate::provision::lookup(&state.pool, to.document_id, r).await {
+                Ok(p) => p,
+                Err(_) => crate::provision::lookup(&state.pool, from.document_id, r).await?,
+            },
         ),
         None => None,
     };
