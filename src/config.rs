@@ -50,6 +50,22 @@ pub struct Config {
     )]
     pub ort_lib: PathBuf,
 
+    /// The multilingual model's folder: multilingual-e5-small (4-bit) and the engine `make setup`
+    /// compiled for it, the dense leg of questions not in English.
+    #[arg(
+        long,
+        env = "NYAYA_MULTILINGUAL_DIR",
+        global = true,
+        default_value = ".cache/models/multilingual-e5-small"
+    )]
+    pub multilingual_dir: PathBuf,
+
+    /// Embed the corpus with the multilingual model too (`nyaya ingest`, or in the background
+    /// of `nyaya serve`) and search questions in Indian scripts with it; `false` switches it
+    /// off (English questions take the same path either way).
+    #[arg(long, env = "NYAYA_MULTILINGUAL", global = true, default_value_t = true, action = clap::ArgAction::Set)]
+    pub multilingual: bool,
+
     /// Store the corpus without vectors (a later `nyaya ingest` embeds what is missing).
     #[arg(long, env = "NYAYA_NO_EMBED", global = true)]
     pub no_embed: bool,
@@ -122,6 +138,10 @@ pub struct Config {
     /// Best-chunk similarity below which a search says the text does not cover the question.
     #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().refusal_threshold)]
     pub refusal_threshold: f64,
+
+    /// The same for questions the multilingual model searched (ADR 0013).
+    #[arg(long, env = "NYAYA_MULTILINGUAL_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().multilingual_refusal_threshold)]
+    pub multilingual_refusal_threshold: f64,
 
     /// How answers are written when a request does not say: extractive (quotes only, no
     /// model) or llm (prose over the quotes; needs NYAYA_LLM_BASE_URL).
@@ -276,6 +296,7 @@ impl Config {
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,
             refusal_threshold: self.refusal_threshold,
+            multilingual_refusal_threshold: self.multilingual_refusal_threshold,
             edition: self.edition.clone(),
             ..Default::default()
         }

@@ -11,6 +11,7 @@ use nyaya_ingest::{ProvisionKind, PARSER_VERSION};
 
 use crate::answer::extract::all_spans;
 use crate::config::Config;
+use crate::embed::e5::E5Embedder;
 use crate::embed::{embed_all, Embedder, ModelManifest, OnnxEmbedder};
 use crate::error::{AppError, AppResult};
 use crate::store::{self, IngestSummary, StartupLock};
@@ -24,12 +25,16 @@ pub struct IngestOutcome {
 }
 
 /// Ingests `path` and embeds every clause span an answer can quote: [`ingest_corpus`], then
-/// [`embed_spans`]. Never leaves a partial corpus.
+/// [`embed_spans`], then (unless switched off) [`embed_multilingual`]. Never leaves a partial
+/// corpus.
 pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<IngestOutcome> {
     let started = Instant::now();
     let mut outcome = ingest_corpus(pool, cfg, path).await?;
     if outcome.complete && !cfg.no_embed {
         embed_spans(pool, cfg).await?;
+        if cfg.multilingual {
+            embed_multilingual(pool, cfg).await?;
+        }
     }
     outcome.summary.seconds = started.elapsed().as_secs_f64();
     Ok(outcome)
@@ -260,6 +265,60 @@ pub async fn span_pass(pool: PgPool, cfg: Config, models: crate::search::Models)
     };
     run.await.unwrap_or_else(|e| {
         tracing::warn!(error = %e, "clause spans not embedded; answers embed them on first use");
+        0
+    })
+}
+
+/// Embeds, with the multilingual model, every stored chunk text (of any edition) that has no
+/// vector from it yet: the dense leg of questions not in English. Each distinct text once, the
+/// editions sharing most of theirs. Outside the corpus transaction, like [`embed_spans`]: an
+/// interrupted run leaves the leg incomplete, and search keeps questions on the English path
+/// until an edition is covered. Returns how many texts it embedded.
+pub async fn embed_multilingual(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
+    let manifest = ModelManifest::load(&cfg.multilingual_dir)?;
+    let missing = store::chunk_texts_without_multilingual(pool, &manifest.id).await?;
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    let (hashes, texts): (Vec<String>, Vec<String>) = missing.into_iter().unzip();
+    let dir = cfg.multilingual_dir.clone();
+    let (vectors, model_id) = tokio::task::spawn_blocking(move || -> AppResult<_> {
+        let embedder = E5Embedder::load(&dir)?;
+        let vectors = embed_all(
+            &embedder,
+            &texts,
+            progress_bar("embedding chunks for questions in Indian languages"),
+        )?;
+        Ok((vectors, embedder.manifest().id.clone()))
+    })
+    .await
+    .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+    store::insert_multilingual_vectors(pool, &model_id, &hashes, &vectors).await?;
+    tracing::info!(texts = hashes.len(), model = %model_id, "embedded chunks with the multilingual model");
+    Ok(hashes.len())
+}
+
+/// [`embed_multilingual`] in the background of `nyaya serve`, replicas taking turns. English
+/// questions are answered meanwhile as always; questions in Indian scripts take the English
+/// path until their edition's chunks are all embedded. Returns how many texts it embedded.
+pub async fn multilingual_pass(pool: PgPool, cfg: Config) -> usize {
+    let run = async {
+        let lock = StartupLock::acquire(&pool, StartupLock::MULTILINGUAL).await?;
+        let started = std::time::Instant::now();
+        let embedded = embed_multilingual(&pool, &cfg).await;
+        lock.release().await?;
+        let embedded = embedded?;
+        if embedded > 0 {
+            tracing::info!(
+                embedded,
+                seconds = started.elapsed().as_secs_f64(),
+                "multilingual vectors embedded"
+            );
+        }
+        Ok::<_, AppError>(embedded)
+    };
+    run.await.unwrap_or_else(|e| {
+        tracing::warn!(error = %e, "multilingual vectors not embedded; questions in Indian scripts take the English path");
         0
     })
 }

@@ -15,6 +15,7 @@ pub mod evaluate;
 pub mod http;
 pub mod ingest;
 pub mod input;
+pub mod language;
 pub mod llm;
 pub mod load;
 pub mod metrics;

@@ -96,6 +96,9 @@ enum Command {
         /// Also list this many slowest questions per mode, with their stage timings.
         #[arg(long, default_value_t = 0)]
         slowest: usize,
+        /// Only the cases of this language (a golden set's `lang`: "hi", "hi-latn", "ta" …).
+        #[arg(long)]
+        language: Option<String>,
     },
     /// Can a person hold an office? Checks stated facts against the Constitution's
     /// qualifications for it (`nyaya eligible president --age 30`); facts not given are
@@ -304,16 +307,19 @@ impl Selection {
 }
 
 impl GoldenArgs {
-    /// Whether `path` is one of the shipped golden files (held to the whole contract).
+    /// Whether `path` is one of the shipped golden files held to the whole contract: the
+    /// multilingual set, which has no evidence or categories, is read leniently.
     fn is_shipped(path: &std::path::Path) -> bool {
         let dir = nyaya_eval::default_golden_path()
             .parent()
             .and_then(|d| d.canonicalize().ok());
-        let parent = path
-            .canonicalize()
-            .ok()
+        let canonical = path.canonicalize().ok();
+        let parent = canonical
+            .as_deref()
             .and_then(|p| p.parent().map(PathBuf::from));
-        dir.is_some() && dir == parent
+        dir.is_some()
+            && dir == parent
+            && canonical != nyaya_eval::default_multilingual_path().canonicalize().ok()
     }
 
     fn load(&self) -> Result<Selection, AppError> {
@@ -454,11 +460,28 @@ fn load_models(cfg: &Config, mode: nyaya::search::Mode) -> Result<nyaya::search:
             &cfg.ort_lib,
         )?))
     };
+    let multilingual = embedder.as_ref().and_then(|_| load_multilingual(cfg));
     Ok(nyaya::search::Models {
         embedder,
         cross_encoder: load_cross_encoder(cfg),
+        multilingual,
         ..Default::default()
     })
+}
+
+/// The multilingual model, unless switched off (`NYAYA_MULTILINGUAL=false`) or missing: then
+/// questions in Indian scripts take the English path.
+fn load_multilingual(cfg: &Config) -> Option<Arc<dyn nyaya::embed::Embedder>> {
+    if !cfg.multilingual {
+        return None;
+    }
+    match nyaya::embed::e5::E5Embedder::load(&cfg.multilingual_dir) {
+        Ok(e) => Some(Arc::new(e)),
+        Err(e) => {
+            tracing::warn!(error = %e, "multilingual model not loaded; questions in Indian scripts take the English path");
+            None
+        }
+    }
 }
 
 fn load_cross_encoder(cfg: &Config) -> Option<Arc<dyn nyaya::search::rerank::CrossEncoder>> {
@@ -892,6 +915,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             modes,
             max_words,
             slowest,
+            language,
         } => {
             let set = GoldenArgs {
                 split: Some("all".into()),
@@ -902,6 +926,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .load()?
                 .cases
                 .into_iter()
+                .filter(|c| language.is_none() || c.language == language)
                 .map(|c| c.question)
                 .filter(|q| max_words.is_none_or(|m| q.split_whitespace().count() <= m))
                 .collect();
@@ -923,8 +948,12 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 results.push(r);
             }
             println!(
-                "{} questions{} × {rounds} rounds, sequential, one client",
+                "{} questions{}{} × {rounds} rounds, sequential, one client",
                 questions.len(),
+                language
+                    .as_ref()
+                    .map(|l| format!(" in {l}"))
+                    .unwrap_or_default(),
                 max_words
                     .map(|m| format!(" of at most {m} words"))
                     .unwrap_or_default()
@@ -971,6 +1000,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let models = nyaya::search::Models {
                 embedder: load_embedder(&cfg),
                 cross_encoder: load_cross_encoder(&cfg),
+                multilingual: load_multilingual(&cfg),
                 ..Default::default()
             };
             // Replicas started together on an empty database: the first to take the lock
@@ -990,7 +1020,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
             tracing::info!(spans, "clause-span vectors loaded");
             // In the background, in order: the other editions of the corpus folder, then the
-            // clause spans of every stored edition.
+            // clause spans of every stored edition, then their chunks for the multilingual leg.
             {
                 let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
                 tokio::spawn(async move {
@@ -998,7 +1028,10 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                         ingest::edition_pass(pool.clone(), cfg.clone()).await;
                     }
                     if models.embedder.is_some() && !cfg.no_embed {
-                        ingest::span_pass(pool, cfg, models).await;
+                        ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
+                    }
+                    if models.multilingual.is_some() && !cfg.no_embed {
+                        ingest::multilingual_pass(pool, cfg).await;
                     }
                 });
             }

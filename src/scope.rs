@@ -152,6 +152,11 @@ pub fn check(question: &str) -> ScopeCheck {
     if text.is_empty() {
         return ScopeCheck::pass();
     }
+    if crate::language::detect(&text) != crate::language::Language::English {
+        if let Some((class, m)) = indic_match(&text) {
+            return ScopeCheck::hit(class, m);
+        }
+    }
     let ctx = Ctx {
         text: &text,
         anchored: ANCHOR.is_match(&text),
@@ -225,6 +230,38 @@ impl<'a> Ctx<'a> {
             .map(|(s, e)| &text[s..e])
     }
 }
+
+/// The rules of `data/scope_indic.toml`, for questions not in English: the first that matches,
+/// in the file's order.
+fn indic_match(text: &str) -> Option<(OutOfScope, &str)> {
+    INDIC_RULES
+        .iter()
+        .find_map(|(class, re)| re.find(text).map(|m| (*class, m.as_str())))
+}
+
+static INDIC_RULES: LazyLock<Vec<(OutOfScope, Regex)>> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct File {
+        rule: Vec<IndicRule>,
+    }
+    #[derive(serde::Deserialize)]
+    struct IndicRule {
+        class: String,
+        patterns: Vec<String>,
+    }
+    let file: File = toml::from_str(include_str!("../data/scope_indic.toml"))
+        .expect("data/scope_indic.toml parses (a unit test loads it)");
+    file.rule
+        .into_iter()
+        .flat_map(|r| {
+            let class = OutOfScope::ALL
+                .into_iter()
+                .find(|c| c.as_str() == r.class)
+                .expect("data/scope_indic.toml names a scope class");
+            r.patterns.into_iter().map(move |p| (class, ci(&p)))
+        })
+        .collect()
+});
 
 fn ci(pattern: &str) -> Regex {
     Regex::new(&format!("(?i){pattern}")).expect("scope regex")
@@ -1183,6 +1220,37 @@ fn chit_chat(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn questions_in_indian_languages_have_their_own_rules() {
+        // Not the multilingual golden set's wording: the kinds of question its rules are for.
+        for (q, want) in [
+            ("आईपीसी 302 में क्या सजा है?", OutOfScope::OtherLaw),
+            ("दहेज के मामले में शिकायत कहाँ करें?", OutOfScope::OtherLaw),
+            ("विश्व कप 2011 किसने जीता?", OutOfScope::GeneralKnowledge),
+            ("गाजर का हलवा कैसे बनाते हैं", OutOfScope::GeneralKnowledge),
+            ("सोने का भाव आज क्या चल रहा है?", OutOfScope::CurrentAffairs),
+            ("अभी भारत के प्रधानमंत्री कौन हैं?", OutOfScope::CurrentAffairs),
+            ("ब्रिटेन का संविधान लिखित है क्या?", OutOfScope::OtherCountry),
+            ("गणतंत्र दिवस पर एक कविता लिखो", OutOfScope::CreativeTask),
+            ("ipl 2024 kisne jeeta?", OutOfScope::GeneralKnowledge),
+            ("america ka samvidhan kab bana?", OutOfScope::OtherCountry),
+        ] {
+            assert_eq!(check(q).verdict, Some(want), "{q}");
+        }
+        for q in [
+            "धारा 370 क्या थी?",
+            "पाकिस्तान से आए लोगों को नागरिकता कैसे मिली?",
+            "संसद कानून कैसे बनाती है?",
+            "संविधान (संशोधन) अधिनियम कैसे पारित होता है?",
+            "राष्ट्रपति का चुनाव कौन करता है?",
+            "संसद में दिए गए भाषण के लिए सांसद पर मुकदमा चल सकता है?",
+            "us ki niyukti kaun karta hai?",
+            "शिक्षा का अधिकार क्या है?",
+        ] {
+            assert_eq!(check(q).verdict, None, "{q}: {:?}", check(q).matched);
+        }
+    }
+
     use super::*;
     use OutOfScope::*;
 

@@ -68,7 +68,8 @@ pub struct NewCorpus<'a> {
 /// the start-up work once: [`StartupLock::CORPUS`] is held while a server checks for, and if need
 /// be ingests, the corpus (the ingest transaction's own lock only keeps two ingests from both
 /// storing; this one keeps the second from parsing and embedding at all);
-/// [`StartupLock::SPANS`] while one embeds the clause spans after it started serving.
+/// [`StartupLock::SPANS`] while one embeds the clause spans after it started serving, and
+/// [`StartupLock::MULTILINGUAL`] while one embeds the chunks with the multilingual model.
 pub struct StartupLock {
     conn: sqlx::pool::PoolConnection<Postgres>,
     key: i64,
@@ -77,6 +78,7 @@ pub struct StartupLock {
 impl StartupLock {
     pub const CORPUS: i64 = 7262432;
     pub const SPANS: i64 = 7262433;
+    pub const MULTILINGUAL: i64 = 7262434;
 
     pub async fn acquire(pool: &PgPool, key: i64) -> AppResult<StartupLock> {
         let mut conn = pool.acquire().await?;
@@ -250,28 +252,102 @@ pub async fn insert_span_vectors(
     texts: &[String],
     vectors: &[Vec<f32>],
 ) -> AppResult<()> {
+    insert_keyed_vectors(
+        pool,
+        "INSERT INTO span_vectors (model_id, text, embedding)
+         SELECT $1, t, ($3::real[])[(i - 1) * $4 + 1 : i * $4]
+         FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)
+         ON CONFLICT (model_id, md5(text)) DO NOTHING",
+        model_id,
+        texts,
+        vectors,
+    )
+    .await
+}
+
+/// Runs `sql` (binding the model `$1`, a batch of keys `$2`, their vectors as one flat array
+/// `$3` and the dimension `$4`) over `keys` and `vectors` in batches, in one transaction.
+async fn insert_keyed_vectors(
+    pool: &PgPool,
+    sql: &str,
+    model_id: &str,
+    keys: &[String],
+    vectors: &[Vec<f32>],
+) -> AppResult<()> {
     let Some(dim) = vectors.first().map(Vec::len) else {
         return Ok(());
     };
     // One flat array, sliced per row in SQL: sqlx binds no 2-D arrays.
     let flat: Vec<f32> = vectors.iter().flatten().copied().collect();
     let mut tx = pool.begin().await?;
-    for (texts, flat) in texts.chunks(BATCH).zip(flat.chunks(BATCH * dim)) {
-        sqlx::query(
-            "INSERT INTO span_vectors (model_id, text, embedding)
-             SELECT $1, t, ($3::real[])[(i - 1) * $4 + 1 : i * $4]
-             FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)
-             ON CONFLICT (model_id, md5(text)) DO NOTHING",
-        )
-        .bind(model_id)
-        .bind(texts)
-        .bind(flat)
-        .bind(dim as i32)
-        .execute(&mut *tx)
-        .await?;
+    for (keys, flat) in keys.chunks(BATCH).zip(flat.chunks(BATCH * dim)) {
+        sqlx::query(sql)
+            .bind(model_id)
+            .bind(keys)
+            .bind(flat)
+            .bind(dim as i32)
+            .execute(&mut *tx)
+            .await?;
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// The distinct chunk texts (heading, newline, text: what `text_md5` hashes), over every
+/// stored edition, that have no vector from the multilingual model `model_id`, keyed by that
+/// hash.
+pub async fn chunk_texts_without_multilingual(
+    pool: &PgPool,
+    model_id: &str,
+) -> AppResult<Vec<(String, String)>> {
+    Ok(sqlx::query_as(
+        "SELECT DISTINCT ON (c.text_md5) c.text_md5, c.heading || E'\n' || c.text
+         FROM chunks c
+         WHERE NOT EXISTS (SELECT 1 FROM chunk_text_vectors v
+                           WHERE v.model_id = $1 AND v.text_md5 = c.text_md5)
+         ORDER BY c.text_md5",
+    )
+    .bind(model_id)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// How many of the edition's chunks have a vector from the multilingual model `model_id`,
+/// of how many chunks it has.
+pub async fn multilingual_coverage(
+    pool: &PgPool,
+    document_id: i64,
+    model_id: &str,
+) -> AppResult<(i64, i64)> {
+    Ok(sqlx::query_as(
+        "SELECT count(v.text_md5), count(*) FROM chunks c
+         LEFT JOIN chunk_text_vectors v ON v.model_id = $2 AND v.text_md5 = c.text_md5
+         WHERE c.document_id = $1",
+    )
+    .bind(document_id)
+    .bind(model_id)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// Stores multilingual vectors by chunk-text hash; one already stored is kept.
+pub async fn insert_multilingual_vectors(
+    pool: &PgPool,
+    model_id: &str,
+    hashes: &[String],
+    vectors: &[Vec<f32>],
+) -> AppResult<()> {
+    insert_keyed_vectors(
+        pool,
+        "INSERT INTO chunk_text_vectors (model_id, text_md5, embedding)
+         SELECT $1, h, (($3::real[])[(i - 1) * $4 + 1 : i * $4])::vector
+         FROM unnest($2::text[]) WITH ORDINALITY AS u(h, i)
+         ON CONFLICT (model_id, text_md5) DO NOTHING",
+        model_id,
+        hashes,
+        vectors,
+    )
+    .await
 }
 
 /// Every stored span vector of `model_id`, by text.

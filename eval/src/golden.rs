@@ -239,6 +239,9 @@ pub struct GoldenCase {
     /// `None` only for `must_refuse` cases.
     pub evidence: Option<Evidence>,
     pub notes: String,
+    /// The question's language, as the file's `lang` field names it ("hi", "hi-latn", "ta" …);
+    /// `None` for English sets, which have no such field. Reports group by it.
+    pub language: Option<String>,
     /// 1-based line of the case in its file (0 when built in code).
     pub line: usize,
 }
@@ -644,6 +647,7 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
         reference_answer,
         evidence,
         notes,
+        language: f.opt_str("lang")?.map(str::to_string),
         line,
     })
 }
@@ -828,6 +832,7 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
         reference_answer,
         evidence,
         notes: text("notes")?.unwrap_or("").to_string(),
+        language: text("lang")?.map(str::to_string),
         line,
     })
 }

@@ -50,3 +50,11 @@ pub fn default_eligibility_path() -> std::path::PathBuf {
 pub fn default_golden_path() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/single_turn.jsonl")
 }
+
+/// The multilingual golden set (`golden/multilingual.jsonl`, described in
+/// `golden/multilingual.md`): questions in Indian languages with a `lang` field and their
+/// refs, without the English set's evidence and categories; read leniently, reported per
+/// language.
+pub fn default_multilingual_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/multilingual.jsonl")
+}

@@ -232,6 +232,9 @@ pub struct CaseMetrics {
     pub id: String,
     pub category: Category,
     pub split: Split,
+    /// The case's language (`GoldenCase::language`).
+    #[serde(default)]
+    pub language: Option<String>,
     pub must_refuse: bool,
     pub refused: bool,
     /// Recall@k for each k of [`RECALL_KS`].
@@ -255,6 +258,7 @@ impl CaseMetrics {
             id: case.id.clone(),
             category: case.category,
             split: case.split,
+            language: case.language.clone(),
             must_refuse: case.must_refuse,
             refused: result.refused,
             recall_at,
@@ -339,6 +343,9 @@ pub struct Report {
     pub options: ReportOptions,
     pub overall: Summary,
     pub by_category: BTreeMap<Category, Summary>,
+    /// Per language, for a set whose cases name theirs (the multilingual set); empty else.
+    #[serde(default)]
+    pub by_language: BTreeMap<String, Summary>,
     /// In the order of the results.
     pub cases: Vec<CaseMetrics>,
 }
@@ -365,13 +372,21 @@ impl Report {
         }
         let all: Vec<&CaseMetrics> = scored.iter().collect();
         let mut groups: BTreeMap<Category, Vec<&CaseMetrics>> = BTreeMap::new();
+        let mut languages: BTreeMap<String, Vec<&CaseMetrics>> = BTreeMap::new();
         for c in &scored {
             groups.entry(c.category).or_default().push(c);
+            if let Some(l) = &c.language {
+                languages.entry(l.clone()).or_default().push(c);
+            }
         }
         Ok(Report {
             options,
             overall: Summary::of(&all),
             by_category: groups
+                .into_iter()
+                .map(|(k, v)| (k, Summary::of(&v)))
+                .collect(),
+            by_language: languages
                 .into_iter()
                 .map(|(k, v)| (k, Summary::of(&v)))
                 .collect(),

@@ -79,7 +79,21 @@ pub struct Scorecard {
     pub false_refusal_rate: Option<f64>,
     pub latency_ms: Latency,
     pub unpinned: Retrieval,
+    /// Per language, for a set whose cases name theirs (`lang`); empty else.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_language: BTreeMap<String, LanguageFigures>,
     pub failures: Vec<Failure>,
+}
+
+/// One language's figures: retrieval unpinned (what the words of the question find), refusals
+/// and latency from the pinned run, as for the whole set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LanguageFigures {
+    pub cases: usize,
+    pub unpinned: Retrieval,
+    pub refusal_accuracy: Option<f64>,
+    pub false_refusal_rate: Option<f64>,
+    pub latency_p95_ms: Option<f64>,
 }
 
 /// How many refs of the unpinned ranking a failure shows.
@@ -133,6 +147,23 @@ impl Scorecard {
                 p95: pinned.overall.latency_p95_ms,
             },
             unpinned: Retrieval::of(&unpinned.overall),
+            by_language: pinned
+                .by_language
+                .iter()
+                .filter_map(|(lang, p)| {
+                    let u = unpinned.by_language.get(lang)?;
+                    Some((
+                        lang.clone(),
+                        LanguageFigures {
+                            cases: p.cases,
+                            unpinned: Retrieval::of(u),
+                            refusal_accuracy: p.refusal_accuracy,
+                            false_refusal_rate: p.false_refusal_rate,
+                            latency_p95_ms: p.latency_p95_ms,
+                        },
+                    ))
+                })
+                .collect(),
             failures,
         }
     }
@@ -161,6 +192,24 @@ impl Scorecard {
         for (name, v) in rest {
             if let Some(v) = v {
                 out.insert(name.to_string(), v);
+            }
+        }
+        // `language.hi.unpinned.recall_at_5`, `language.hi.refusal_accuracy` …
+        for (lang, f) in &self.by_language {
+            for (name, v) in f.unpinned.named() {
+                if let Some(v) = v {
+                    out.insert(format!("language.{lang}.unpinned.{name}"), v);
+                }
+            }
+            let rest = [
+                ("refusal_accuracy", f.refusal_accuracy),
+                ("false_refusal_rate", f.false_refusal_rate),
+                ("latency_ms.p95", f.latency_p95_ms),
+            ];
+            for (name, v) in rest {
+                if let Some(v) = v {
+                    out.insert(format!("language.{lang}.{name}"), v);
+                }
             }
         }
         out
@@ -208,6 +257,30 @@ pub fn render_table(card: &Scorecard) -> String {
             .map(|v| format!("{v:.1}"))
             .unwrap_or_default()
     );
+    if !card.by_language.is_empty() {
+        let _ = writeln!(
+            s,
+            "{:<8} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}",
+            "language", "cases", "R@1", "R@5", "MRR", "refusal", "false_r", "p95 ms"
+        );
+        for (lang, f) in &card.by_language {
+            let _ = writeln!(
+                s,
+                "{:<8} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}",
+                lang,
+                f.cases,
+                fmt(f.unpinned.recall_at_1),
+                fmt(f.unpinned.recall_at_5),
+                fmt(f.unpinned.mrr_at_10),
+                fmt(f.refusal_accuracy),
+                fmt(f.false_refusal_rate),
+                f.latency_p95_ms
+                    .map(|v| format!("{v:.1}"))
+                    .unwrap_or_default()
+            );
+        }
+        let _ = writeln!(s, "(per language: retrieval unpinned; refusals pinned)");
+    }
     let _ = writeln!(
         s,
         "cases: {}, failures: {}",

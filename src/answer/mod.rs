@@ -18,6 +18,7 @@ pub mod eligible;
 pub mod extract;
 pub mod generate;
 pub mod guard;
+pub mod messages;
 pub mod quote;
 pub mod router;
 pub mod scrub;
@@ -170,7 +171,11 @@ pub struct AskResponse {
     pub refused: bool,
     #[schema(required)]
     pub refusal_reason: Option<String>,
+    /// The answer; for a question in Hindi its fixed strings are Hindi and it says that the
+    /// quotes are the official English text (`messages`).
     pub answer: String,
+    /// The question's language (`crate::language`).
+    pub language: crate::language::Language,
     pub citations: Vec<Citation>,
     pub supporting: Vec<Supporting>,
     /// For an ambiguous question: readings to choose from.
@@ -482,10 +487,15 @@ pub async fn ask(
                         text: &c.quote,
                     })
                     .collect();
+                let threshold = if main.multilingual {
+                    a.search.multilingual_refusal_threshold
+                } else {
+                    a.search.refusal_threshold
+                };
                 let weak = main
                     .coverage
                     .confidence
-                    .is_some_and(|c| c < a.search.refusal_threshold + 0.05)
+                    .is_some_and(|c| c < threshold + 0.05)
                     && !main.results.iter().any(|r| r.pinned);
                 let tx = run.events.cloned();
                 let on_delta = move |d: &str| {
@@ -1041,6 +1051,7 @@ fn response(
         refused: false,
         refusal_reason: None,
         answer,
+        language: crate::language::detect(&run.question),
         citations,
         supporting,
         suggestions: Vec::new(),
@@ -1083,6 +1094,12 @@ async fn finish_with(
     retrieved: Vec<String>,
 ) -> AppResult<AskResponse> {
     response.llm_used = run.llm_used;
+    response.answer = messages::localise(
+        response.language,
+        response.refused,
+        !response.citations.is_empty(),
+        std::mem::take(&mut response.answer),
+    );
     run.timings.total = ms(run.started);
     response.timings_ms = run.timings.clone();
     let cited: Vec<audit::CitedSpan> = response

