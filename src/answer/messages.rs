@@ -1,55 +1,98 @@
 //! The answer's fixed strings in the question's language (`crate::language`). A question in
-//! Hindi — Devanagari or typed in Latin letters — gets them in Hindi; every other question
-//! gets English. The quotes never change language: they are the official English text, and an
-//! answer in Hindi says so, since the service does not hold the official Hindi translation.
-//! Pure.
+//! Hindi — Devanagari or typed in Latin letters — gets them in Hindi (`data/messages_hi.toml`);
+//! every other question gets English. The quotes never change language: they are the official
+//! English text, and an answer in Hindi says so, since the service does not hold the official
+//! Hindi translation. Pure.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
 
 use crate::language::Language;
 
-/// The fixed strings of one language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Messages {
+/// The Hindi catalogue.
+#[derive(Debug, Deserialize)]
+pub struct Catalogue {
     /// The answer text of a refusal.
-    pub refusal: &'static str,
+    pub refusal: String,
     /// Put before a quoted answer: the quotes are the official English text.
-    pub official_text_note: Option<&'static str>,
+    pub official_text_note: String,
+    /// Each fixed reason, by its English text.
+    pub reasons: HashMap<String, String>,
 }
 
-const ENGLISH: Messages = Messages {
-    refusal: super::REFUSAL,
-    official_text_note: None,
-};
-
-const HINDI: Messages = Messages {
-    refusal: "मेरे पास संविधान का जो पाठ है, वह इस प्रश्न का उत्तर नहीं देता — आधिकारिक पाठ देखें या किसी वकील से पूछें।",
-    official_text_note: Some(
-        "नीचे के उद्धरण भारत के संविधान के आधिकारिक अंग्रेज़ी पाठ से हैं; यह सेवा संविधान का आधिकारिक हिंदी अनुवाद नहीं रखती।",
-    ),
-};
-
-/// The strings for a question in `language`.
-pub fn for_language(language: Language) -> Messages {
-    if language.hindi() {
-        HINDI
-    } else {
-        ENGLISH
-    }
+/// `data/messages_hi.toml`, compiled in.
+pub fn hindi() -> &'static Catalogue {
+    static HINDI: OnceLock<Catalogue> = OnceLock::new();
+    HINDI.get_or_init(|| {
+        toml::from_str(include_str!("../../data/messages_hi.toml"))
+            .expect("data/messages_hi.toml is valid (a unit test parses it)")
+    })
 }
 
-/// `answer` as a reader of `language` gets it: a refusal in their words, and a quoted answer
-/// with the note that its quotes are the official English text.
+/// `answer` as a reader of `language` gets it: a refusal in their words, a fixed reply
+/// (greeting) translated, and a quoted answer with the note that its quotes are the official
+/// English text.
 pub fn localise(language: Language, refused: bool, quoted: bool, answer: String) -> String {
-    let m = for_language(language);
-    match (refused, m.official_text_note) {
-        (true, _) if language.hindi() => m.refusal.to_string(),
-        (false, Some(note)) if quoted => format!("{note}\n\n{answer}"),
-        _ => answer,
+    if !language.hindi() {
+        return answer;
     }
+    let hi = hindi();
+    if refused {
+        hi.refusal.clone()
+    } else if quoted {
+        format!("{}\n\n{answer}", hi.official_text_note)
+    } else {
+        translate(language, answer)
+    }
+}
+
+/// A fixed English string (a refusal reason, a canned reply) in `language`: translated when the
+/// catalogue has it, else as it is.
+pub fn translate(language: Language, text: String) -> String {
+    if !language.hindi() {
+        return text;
+    }
+    hindi().reasons.get(&text).cloned().unwrap_or(text)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scope::OutOfScope;
+
+    /// Every fixed reason the service gives, in English.
+    fn english_reasons() -> Vec<&'static str> {
+        let mut all: Vec<&str> = OutOfScope::ALL.iter().map(|c| c.reason()).collect();
+        all.extend([
+            crate::search::NOT_CLOSE_ENOUGH,
+            super::super::OUTSIDE_THE_TEXT,
+            super::super::NOTHING_RETRIEVED,
+            super::super::NOTHING_QUOTABLE,
+            super::super::NO_KNOWN_OFFICE,
+        ]);
+        all
+    }
+
+    #[test]
+    fn every_fixed_reason_has_its_hindi_and_nothing_else_is_there() {
+        let hi = hindi();
+        let english = english_reasons();
+        for r in &english {
+            let t = translate(Language::Hindi, r.to_string());
+            assert!(
+                t != *r && crate::language::detect(&t) == Language::Hindi,
+                "no Hindi for {r:?}"
+            );
+        }
+        for key in hi.reasons.keys() {
+            assert!(
+                english.contains(&key.as_str()),
+                "{key:?} is no reason the service gives"
+            );
+        }
+    }
 
     #[test]
     fn hindi_questions_get_hindi_fixed_strings_and_english_quotes() {
@@ -66,14 +109,17 @@ mod tests {
                 false,
                 super::super::REFUSAL.into()
             ),
-            HINDI.refusal
+            hindi().refusal
         );
+        let hello = OutOfScope::ChitChat.reason().to_string();
+        assert!(localise(Language::Hindi, false, false, hello.clone()).starts_with("नमस्ते"));
         // English, and the other languages until they have their strings, are unchanged.
         for l in [Language::English, Language::Tamil] {
             assert_eq!(localise(l, false, true, quoted.into()), quoted);
+            assert_eq!(localise(l, false, false, hello.clone()), hello);
             assert_eq!(
-                localise(l, true, false, super::super::REFUSAL.into()),
-                super::super::REFUSAL
+                translate(l, crate::search::NOT_CLOSE_ENOUGH.into()),
+                crate::search::NOT_CLOSE_ENOUGH
             );
         }
     }

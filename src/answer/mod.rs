@@ -47,6 +47,13 @@ use router::{QuestionRouter, Route, Routing, Turn};
 pub const REFUSAL: &str =
     "The Constitution's text I hold does not cover this — check the official text or ask a lawyer.";
 
+/// The refusal reasons the pipeline gives itself (the search's and the scope classes' are
+/// theirs); `messages` holds each in Hindi.
+pub const OUTSIDE_THE_TEXT: &str = "the question is outside what the Constitution's text answers";
+pub const NOTHING_RETRIEVED: &str = "nothing relevant was retrieved";
+pub const NOTHING_QUOTABLE: &str = "no passage of the retrieved provisions could be quoted";
+pub const NO_KNOWN_OFFICE: &str = "the question names no office the checker knows";
+
 /// At most this many turns of history are read.
 pub const MAX_HISTORY: usize = 10;
 
@@ -387,9 +394,7 @@ pub async fn ask(
             let reason = routing
                 .out_of_scope
                 .map(|c| c.reason().to_string())
-                .unwrap_or_else(|| {
-                    "the question is outside what the Constitution's text answers".into()
-                });
+                .unwrap_or_else(|| OUTSIDE_THE_TEXT.into());
             return finish_refusal(&mut run, routing, reason, None, Vec::new()).await;
         }
         Route::ChitChat => {
@@ -435,7 +440,7 @@ pub async fn ask(
             .coverage
             .reason
             .clone()
-            .unwrap_or_else(|| "nothing relevant was retrieved".into());
+            .unwrap_or_else(|| NOTHING_RETRIEVED.into());
         return finish_refusal(&mut run, routing, reason, Some(view), retrieved).await;
     }
 
@@ -449,7 +454,7 @@ pub async fn ask(
         return finish_refusal(
             &mut run,
             routing,
-            "no passage of the retrieved provisions could be quoted".into(),
+            NOTHING_QUOTABLE.into(),
             Some(view),
             retrieved,
         )
@@ -580,14 +585,7 @@ async fn answer_eligibility(
     let t = Instant::now();
     let catalogue = crate::eligibility::Catalogue::builtin();
     let Some(office) = crate::eligibility_text::asked_office(catalogue, &run.question) else {
-        return finish_refusal(
-            run,
-            routing,
-            "the question names no office the checker knows".into(),
-            None,
-            Vec::new(),
-        )
-        .await;
+        return finish_refusal(run, routing, NO_KNOWN_OFFICE.into(), None, Vec::new()).await;
     };
     let facts = eligible::merged_facts(&run.question, sent);
     let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
@@ -1100,6 +1098,10 @@ async fn finish_with(
         !response.citations.is_empty(),
         std::mem::take(&mut response.answer),
     );
+    response.refusal_reason = response
+        .refusal_reason
+        .take()
+        .map(|r| messages::translate(response.language, r));
     run.timings.total = ms(run.started);
     response.timings_ms = run.timings.clone();
     let cited: Vec<audit::CitedSpan> = response

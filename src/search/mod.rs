@@ -156,6 +156,10 @@ pub struct SearchOptions {
     pub edition: Option<String>,
 }
 
+/// Why a search says the text does not cover a question when no chunk is close enough.
+pub const NOT_CLOSE_ENOUGH: &str =
+    "no provision is close enough to the question; the text may not cover it";
+
 /// The calibrated default of [`SearchOptions::refusal_threshold`].
 pub const DEFAULT_REFUSAL_THRESHOLD: f64 = 0.33;
 
@@ -754,9 +758,7 @@ fn coverage(query: &str, pinned: bool, confidence: Option<f64>, threshold: f64) 
     Coverage {
         covered: !weak,
         confidence,
-        reason: weak.then(|| {
-            "no provision is close enough to the question; the text may not cover it".to_string()
-        }),
+        reason: weak.then(|| NOT_CLOSE_ENOUGH.to_string()),
         out_of_scope: None,
     }
 }
