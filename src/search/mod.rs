@@ -471,9 +471,8 @@ pub async fn search_with_hint(
             })?,
         };
         // Romanised Hindi with glossed words: MiniLM cannot read the Hindi words, so it ranks
-        // by the English ones alone (dev R@1 0.269 → 0.423 on the multilingual set, and the
-        // paraphrase suite's romanised wordings led by an expected ref 0.393 → 0.404); the
-        // question as glossed is embedded too, for the coverage judgement only.
+        // by the English ones alone (ADR 0013 has the comparison); the question as glossed is
+        // embedded too, for the coverage judgement only.
         let romanised = language == crate::language::Language::RomanisedHindi
             && !gloss.is_empty()
             && multilingual.is_none();
@@ -497,14 +496,13 @@ pub async fn search_with_hint(
         let embed_ms = ms(t);
         let t = Instant::now();
         let model_id = &embedder.manifest().id;
-        let lists = futures::future::try_join_all(vectors.iter().map(|v| async move {
+        let mut lists = futures::future::try_join_all(vectors.iter().map(|v| async move {
             match multilingual {
                 Some(_) => legs::multilingual(pool, doc, v, model_id, opts.depth).await,
                 None => legs::dense(pool, doc, v, model_id, opts.depth).await,
             }
         }))
         .await?;
-        let mut lists = lists;
         let coverage_only = romanised.then(|| lists.remove(1));
         let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
         let dense_ms = ms(t);
