@@ -217,3 +217,33 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
         .unwrap();
     assert_eq!(docs_before, docs_after);
 }
+
+/// The file the test binaries share vectors through reads back what it wrote, and a torn file
+/// reads as nothing rather than as wrong vectors.
+#[test]
+fn the_shared_vector_file_reads_back_what_it_wrote() {
+    use common::vector_cache;
+    let model = format!("test/format-check@{}", std::process::id());
+    let map = std::collections::HashMap::from([
+        ("a text".to_string(), vec![0.5f32, -1.0]),
+        ("another".to_string(), vec![]),
+    ]);
+    vector_cache::save(&model, &map);
+    assert_eq!(vector_cache::load(&model), map);
+    std::fs::remove_file(vector_cache::path(&model)).unwrap();
+    assert!(vector_cache::parse(&[5, 0, 0, 0, b'a']).is_none());
+    // Texts it lacks are embedded once and added; texts it has are not embedded again.
+    let first = vector_cache::vectors_of(&model, &["x".to_string()], |t| {
+        assert_eq!(t, ["x".to_string()]);
+        vec![vec![1.0]]
+    });
+    let again = vector_cache::vectors_of(&model, &["x".to_string(), "y".to_string()], |t| {
+        assert_eq!(t, ["y".to_string()], "only what the file lacks");
+        vec![vec![2.0]]
+    });
+    assert_eq!(
+        (first, again),
+        (vec![vec![1.0]], vec![vec![1.0], vec![2.0]])
+    );
+    std::fs::remove_file(vector_cache::path(&model)).unwrap();
+}

@@ -25,11 +25,7 @@ fn refs(r: &SearchResponse) -> Vec<&str> {
 
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn search_finds_the_governing_provision(pool: PgPool) {
-    let mut cfg = common::config(&pool);
-    cfg.no_embed = false;
-    nyaya::ingest::ingest_file(&pool, &cfg, &common::real_pdf())
-        .await
-        .unwrap();
+    common::ingest_with_vectors(&pool).await;
 
     // 21, not 21A, is what a rough retriever returns; both legs agree on 21A (without the
     // pin a question that only names a glossary term gets, so that the legs show).
@@ -305,4 +301,40 @@ async fn the_cross_encoder_stage_runs_end_to_end(pool: &PgPool) {
         "the best passage names the President twice: {scores:?}"
     );
     assert!(r.timings_ms.rerank > 0.0);
+}
+
+/// An edition counts as covered by the multilingual model once every chunk text has its
+/// vector; a process remembers that (a stored edition's chunks never change) and asks the
+/// database no more, while a process that has not seen it covered still asks.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn an_edition_once_covered_by_the_multilingual_model_stays_covered(pool: PgPool) {
+    nyaya::ingest::ingest_corpus(&pool, &common::config(&pool), &common::real_pdf())
+        .await
+        .unwrap();
+    let doc = nyaya::store::resolve_edition(&pool, None)
+        .await
+        .unwrap()
+        .document_id;
+    let covered = nyaya::search::legs::CoveredEditions::default();
+    let model = "test/multilingual";
+    assert!(!covered.ready(&pool, doc, model).await.unwrap());
+    let hashes: Vec<String> = sqlx::query_scalar("SELECT DISTINCT text_md5 FROM chunks")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    let vectors = vec![vec![0.5f32; 384]; hashes.len()];
+    nyaya::store::insert_multilingual_vectors(&pool, model, &hashes, &vectors)
+        .await
+        .unwrap();
+    assert!(covered.ready(&pool, doc, model).await.unwrap());
+    sqlx::query("DELETE FROM chunk_text_vectors")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert!(
+        covered.ready(&pool, doc, model).await.unwrap(),
+        "remembered: no second count"
+    );
+    let fresh = nyaya::search::legs::CoveredEditions::default();
+    assert!(!fresh.ready(&pool, doc, model).await.unwrap());
 }

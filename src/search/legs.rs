@@ -312,6 +312,29 @@ pub async fn multilingual(
     Ok(to_refs(rows))
 }
 
+/// The editions this process has found fully embedded by a multilingual model. A stored
+/// edition's chunks never change (a re-ingest stores a new document), so an edition once
+/// covered stays covered, and later questions in Indian languages skip the count.
+#[derive(Debug, Default)]
+pub struct CoveredEditions(std::sync::Mutex<std::collections::HashSet<(i64, String)>>);
+
+impl CoveredEditions {
+    /// [`multilingual_ready`], asked of the database only until it says yes.
+    pub async fn ready(&self, pool: &PgPool, document_id: i64, model_id: &str) -> AppResult<bool> {
+        let key = (document_id, model_id.to_string());
+        if self.0.lock().is_ok_and(|known| known.contains(&key)) {
+            return Ok(true);
+        }
+        let ready = multilingual_ready(pool, document_id, model_id).await?;
+        if ready {
+            if let Ok(mut known) = self.0.lock() {
+                known.insert(key);
+            }
+        }
+        Ok(ready)
+    }
+}
+
 /// Whether every chunk of the edition has a vector from the multilingual model `model_id`:
 /// until the embedding pass has covered it, its questions take the English path.
 pub async fn multilingual_ready(

@@ -109,6 +109,8 @@ pub struct Models {
     /// The multilingual model (`embed::e5`): the dense leg of questions in Indian scripts,
     /// once their edition's chunks carry its vectors.
     pub multilingual: Option<Arc<dyn Embedder>>,
+    /// The editions found covered by the multilingual model's vectors.
+    pub multilingual_covered: Arc<legs::CoveredEditions>,
 }
 
 /// Limits and knobs of one search.
@@ -459,7 +461,14 @@ pub async fn search_with_hint(
         }
         // A question in an Indian script: the multilingual model, once it covers the edition.
         let multilingual = match multilingual {
-            Some(m) if legs::multilingual_ready(pool, doc, &m.manifest().id).await? => Some(m),
+            Some(m)
+                if models
+                    .multilingual_covered
+                    .ready(pool, doc, &m.manifest().id)
+                    .await? =>
+            {
+                Some(m)
+            }
             _ => None,
         };
         let embedder = match multilingual {

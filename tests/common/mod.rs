@@ -18,6 +18,7 @@ use nyaya::http::AppState;
 
 pub mod fake_llm;
 pub mod tiny_onnx;
+pub mod vector_cache;
 pub mod webdriver;
 
 /// A TCP port free on loopback right now.
@@ -102,11 +103,51 @@ pub fn config(pool: &PgPool) -> Config {
     c
 }
 
-/// Ingests the real PDF with its vectors (about a minute): what the answer tests need.
+/// Ingests the real PDF with its chunk and clause-span vectors: what the answer tests need.
+/// The PDF is parsed and stored by the real ingest; the vectors it would embed come from
+/// [`vector_cache`] (embedded by the first test binary that needs them, read by the others),
+/// then stored as `nyaya ingest` stores them.
 pub async fn ingest_with_vectors(pool: &PgPool) {
-    let mut cfg = config(pool);
-    cfg.no_embed = false;
-    nyaya::ingest::ingest_file(pool, &cfg, &real_pdf())
+    use nyaya::store;
+    let cfg = config(pool);
+    let outcome = nyaya::ingest::ingest_file(pool, &cfg, &real_pdf())
+        .await
+        .unwrap();
+    let manifest = nyaya::embed::ModelManifest::load(&model_dir()).unwrap();
+    let model_id = manifest.id.clone();
+    let embed = |texts: &[String]| {
+        let bulk = nyaya::embed::OnnxEmbedder::load_for_bulk(&model_dir(), &ort_lib()).unwrap();
+        nyaya::embed::embed_all(&bulk, texts, |_, _| {}).unwrap()
+    };
+    let chunks = store::chunk_texts_not_embedded_by(pool, &model_id)
+        .await
+        .unwrap();
+    let texts: Vec<String> = chunks.iter().map(|(_, h, t)| format!("{h}\n{t}")).collect();
+    let vectors = vector_cache::vectors_of(&model_id, &texts, embed);
+    let ids: Vec<i64> = chunks.iter().map(|(id, _, _)| *id).collect();
+    store::replace_vectors(pool, &ids, &vectors, &model_id)
+        .await
+        .unwrap();
+    let mut summary = outcome.summary;
+    summary.embedded = vectors.len();
+    summary.model = model_id.clone();
+    store::update_summary(pool, &summary).await.unwrap();
+    // The clause spans, keyed as `nyaya::ingest::embed_spans` keys them.
+    let mut spans = std::collections::BTreeSet::new();
+    for (text, clauses) in store::texts_and_clauses(pool).await.unwrap() {
+        spans.extend(
+            nyaya::answer::extract::all_spans(&text, &clauses)
+                .into_iter()
+                .map(|s| s.text),
+        );
+    }
+    let spans: Vec<String> = spans.into_iter().collect();
+    let vectors = vector_cache::vectors_of(&model_id, &spans, embed);
+    let keys: Vec<String> = spans
+        .iter()
+        .map(|s| format!("{}{s}", manifest.passage_prefix))
+        .collect();
+    store::insert_span_vectors(pool, &model_id, &keys, &vectors)
         .await
         .unwrap();
 }
