@@ -20,6 +20,62 @@ pub struct Catalogue {
     pub official_text_note: String,
     /// Each fixed reason, by its English text.
     pub reasons: HashMap<String, String>,
+    /// The words around an extractive answer's quotes.
+    pub framing: Framing,
+}
+
+/// The words an extractive answer puts around its quotes (never in them).
+#[derive(Debug, Deserialize)]
+pub struct Framing {
+    /// Opens the answer to a vague question; `{readings}` becomes the list of its readings.
+    pub several_readings: String,
+    /// Opens the answer to a question with a premise.
+    pub premise_check: String,
+    /// Before the first quote for one part of a many-part question; `{part}` is the part.
+    pub on_part: String,
+    /// Before a quote shown beside the one that leads.
+    pub also_relevant: String,
+    /// A reading of a vague question, as a question the reader can send: `{label}` is the
+    /// provision's label ("Article 156") with "Article" in this language, `{title}` its heading.
+    pub suggestion: String,
+    /// "Article" in this language, as the ref reader reads it.
+    pub article: String,
+}
+
+impl Framing {
+    pub fn several_readings(&self, readings: &str) -> String {
+        self.several_readings.replace("{readings}", readings)
+    }
+
+    pub fn on_part(&self, part: &str) -> String {
+        self.on_part.replace("{part}", part)
+    }
+
+    pub fn suggestion(&self, label: &str, title: &str) -> String {
+        let label = match label.strip_prefix("Article ") {
+            Some(number) => format!("{} {number}", self.article),
+            None => label.to_string(),
+        };
+        self.suggestion
+            .replace("{label}", &label)
+            .replace("{title}", title)
+    }
+}
+
+/// The framing in `language`: Hindi for a question in Hindi, else English.
+pub fn framing(language: Language) -> &'static Framing {
+    static ENGLISH: OnceLock<Framing> = OnceLock::new();
+    if language.hindi() {
+        return &hindi().framing;
+    }
+    ENGLISH.get_or_init(|| Framing {
+        several_readings: "Your question could mean several things. Which of these do you mean: {readings}? The closest match is below.".into(),
+        premise_check: "Here is what the text actually says; compare it with the premise of the question.".into(),
+        on_part: "On “{part}”: ".into(),
+        also_relevant: "Also relevant — ".into(),
+        suggestion: "What does {label} ({title}) say?".into(),
+        article: "Article".into(),
+    })
 }
 
 /// `data/messages_hi.toml`, compiled in.
@@ -113,6 +169,28 @@ mod tests {
         );
         let hello = OutOfScope::ChitChat.reason().to_string();
         assert!(localise(Language::Hindi, false, false, hello.clone()).starts_with("नमस्ते"));
+        // The words around the quotes, with their slots filled.
+        let f = framing(Language::Hindi);
+        assert!(f
+            .several_readings("Article 59 (x)")
+            .contains("Article 59 (x)"));
+        assert!(f.on_part("राज्यपाल").contains("राज्यपाल"));
+        for text in [&f.premise_check, &f.also_relevant, &f.several_readings] {
+            assert_eq!(crate::language::detect(text), Language::Hindi, "{text}");
+        }
+        assert_eq!(
+            f.suggestion("Article 156", "Term of office of Governor"),
+            "अनुच्छेद 156 क्या कहता है?"
+        );
+        let en = framing(Language::Tamil);
+        assert_eq!(
+            en.suggestion("Article 156", "Term of office of Governor"),
+            "What does Article 156 (Term of office of Governor) say?"
+        );
+        assert!(en
+            .several_readings("x")
+            .starts_with("Your question could mean several things"));
+        assert_eq!(en.on_part("who appoints"), "On “who appoints”: ");
         // English, and the other languages until they have their strings, are unchanged.
         for l in [Language::English, Language::Tamil] {
             assert_eq!(localise(l, false, true, quoted.into()), quoted);

@@ -461,12 +461,13 @@ pub async fn ask(
         .await;
     }
     run.emit(AskEvent::Citations(citations.clone()));
+    let framing = messages::framing(crate::language::detect(&run.question));
     let suggestions = if routing.route == Route::Ambiguous {
-        suggestions_from(&main.results)
+        suggestions_from(&main.results, framing)
     } else {
         Vec::new()
     };
-    let extractive = render_extractive(&routing, &picks, &citations, &suggestions);
+    let extractive = render_extractive(&routing, &picks, &citations, &suggestions, framing);
     let supporting: Vec<Supporting> = main.supporting.clone();
 
     // 7. LLM prose, guarded; or the extractive answer.
@@ -953,8 +954,9 @@ fn clause_label(id: &RefId, clause: Option<&str>) -> String {
     }
 }
 
-/// Readings of an ambiguous question: the top provisions found.
-fn suggestions_from(results: &[SearchHit]) -> Vec<Suggestion> {
+/// Readings of an ambiguous question: the top provisions found, each as a question in the
+/// asker's language.
+fn suggestions_from(results: &[SearchHit], framing: &messages::Framing) -> Vec<Suggestion> {
     results
         .iter()
         .take(4)
@@ -963,7 +965,7 @@ fn suggestions_from(results: &[SearchHit]) -> Vec<Suggestion> {
             Some(Suggestion {
                 ref_id: h.ref_id.clone(),
                 title: h.title.clone(),
-                question: format!("What does {} ({}) say?", id.label(), h.title),
+                question: framing.suggestion(&id.label(), &h.title),
             })
         })
         .collect()
@@ -975,6 +977,7 @@ fn render_extractive(
     picks: &[Pick],
     citations: &[Citation],
     suggestions: &[Suggestion],
+    framing: &messages::Framing,
 ) -> String {
     let mut out: Vec<String> = Vec::new();
     if routing.route == Route::Ambiguous && !suggestions.is_empty() {
@@ -989,15 +992,9 @@ fn render_extractive(
                 format!("{label} ({})", s.title)
             })
             .collect();
-        out.push(format!(
-            "Your question could mean several things. Which of these do you mean: {}? The closest match is below.",
-            list.join("; ")
-        ));
+        out.push(framing.several_readings(&list.join("; ")));
     } else if routing.premise_check {
-        out.push(
-            "Here is what the text actually says; compare it with the premise of the question."
-                .to_string(),
-        );
+        out.push(framing.premise_check.clone());
     }
     let mut last_part: Option<&str> = None;
     for c in citations {
@@ -1005,12 +1002,12 @@ fn render_extractive(
         let mut block = String::new();
         if let Some(part) = pick.and_then(|p| p.part.as_deref()) {
             if last_part != Some(part) {
-                block.push_str(&format!("On “{}”: ", part.trim()));
+                block.push_str(&framing.on_part(part.trim()));
                 last_part = Some(part);
             }
         }
         if pick.is_some_and(|p| p.also) {
-            block.push_str("Also relevant — ");
+            block.push_str(&framing.also_relevant);
         }
         block.push_str(&format!(
             "{} ({}): “{}”{} [{}]",
