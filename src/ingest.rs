@@ -197,15 +197,12 @@ async fn reembed(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
 pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<SpanCounts> {
     let manifest = ModelManifest::load(&cfg.model_dir)?;
     let stored = store::span_texts_embedded_by(pool, &manifest.id).await?;
+    let spans = quotable_span_texts(pool).await?;
     let mut missing: std::collections::BTreeMap<String, String> = Default::default();
-    let mut spans = std::collections::BTreeSet::new();
-    for (text, clauses) in store::texts_and_clauses(pool).await? {
-        for span in all_spans(&text, &clauses) {
-            let key = format!("{}{}", manifest.passage_prefix, span.text);
-            if !stored.contains(&key) {
-                missing.insert(key.clone(), span.text);
-            }
-            spans.insert(key);
+    for text in &spans {
+        let key = format!("{}{text}", manifest.passage_prefix);
+        if !stored.contains(&key) {
+            missing.insert(key, text.clone());
         }
     }
     let spans = spans.len();
@@ -228,6 +225,17 @@ pub async fn embed_spans(pool: &PgPool, cfg: &Config) -> AppResult<SpanCounts> {
         embedded: keys.len(),
         spans,
     })
+}
+
+/// The text of every span an answer can quote ([`all_spans`]) in every stored edition, each
+/// once: what [`embed_spans`] embeds (the stored keys carry the model's passage prefix).
+pub async fn quotable_span_texts(pool: &PgPool) -> AppResult<std::collections::BTreeSet<String>> {
+    Ok(store::texts_and_clauses(pool)
+        .await?
+        .iter()
+        .flat_map(|(text, clauses)| all_spans(text, clauses))
+        .map(|span| span.text)
+        .collect())
 }
 
 /// What [`embed_spans`] found: how many spans it embedded, of how many distinct ones the

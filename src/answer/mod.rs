@@ -293,6 +293,8 @@ struct Run<'a> {
     edition: Option<store::Edition>,
     request_id: String,
     question: String,
+    /// The question's language, read once: the answer's fixed strings follow it.
+    language: crate::language::Language,
     mode: AnswerMode,
     events: Option<&'a UnboundedSender<AskEvent>>,
     timings: AskTimings,
@@ -349,6 +351,7 @@ pub async fn ask(
         a,
         edition,
         request_id,
+        language: crate::language::detect(&question),
         question,
         mode,
         events,
@@ -461,7 +464,7 @@ pub async fn ask(
         .await;
     }
     run.emit(AskEvent::Citations(citations.clone()));
-    let framing = messages::framing(crate::language::detect(&run.question));
+    let framing = messages::framing(run.language);
     let suggestions = if routing.route == Route::Ambiguous {
         suggestions_from(&main.results, framing)
     } else {
@@ -493,11 +496,7 @@ pub async fn ask(
                         text: &c.quote,
                     })
                     .collect();
-                let threshold = if main.multilingual {
-                    a.search.multilingual_refusal_threshold
-                } else {
-                    a.search.refusal_threshold
-                };
+                let threshold = a.search.refusal_threshold_for(main.multilingual);
                 let weak = main
                     .coverage
                     .confidence
@@ -1046,7 +1045,7 @@ fn response(
         refused: false,
         refusal_reason: None,
         answer,
-        language: crate::language::detect(&run.question),
+        language: run.language,
         citations,
         supporting,
         suggestions: Vec::new(),

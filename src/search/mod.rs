@@ -168,6 +168,18 @@ pub const DEFAULT_REFUSAL_THRESHOLD: f64 = 0.33;
 /// The calibrated default of [`SearchOptions::multilingual_refusal_threshold`].
 pub const DEFAULT_MULTILINGUAL_REFUSAL_THRESHOLD: f64 = 0.79;
 
+impl SearchOptions {
+    /// The "not covered" threshold for a search whose dense leg ran on the multilingual model
+    /// (`multilingual`) or on the English one.
+    pub fn refusal_threshold_for(&self, multilingual: bool) -> f64 {
+        if multilingual {
+            self.multilingual_refusal_threshold
+        } else {
+            self.refusal_threshold
+        }
+    }
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -505,13 +517,16 @@ pub async fn search_with_hint(
         let embed_ms = ms(t);
         let t = Instant::now();
         let model_id = &embedder.manifest().id;
-        let mut lists = futures::future::try_join_all(vectors.iter().map(|v| async move {
-            match multilingual {
-                Some(_) => legs::multilingual(pool, doc, v, model_id, opts.depth).await,
-                None => legs::dense(pool, doc, v, model_id, opts.depth).await,
-            }
-        }))
-        .await?;
+        let mut lists =
+            futures::future::try_join_all(vectors.iter().enumerate().map(|(i, v)| async move {
+                // Of the coverage-only list only the best score is read.
+                let depth = if romanised && i == 1 { 1 } else { opts.depth };
+                match multilingual {
+                    Some(_) => legs::multilingual(pool, doc, v, model_id, depth).await,
+                    None => legs::dense(pool, doc, v, model_id, depth).await,
+                }
+            }))
+            .await?;
         let coverage_only = romanised.then(|| lists.remove(1));
         let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
         let dense_ms = ms(t);
@@ -719,11 +734,7 @@ pub async fn search_with_hint(
             .chain(coverage_floor)
             .fold(0.0, f64::max)
     });
-    let threshold = if multilingual {
-        opts.multilingual_refusal_threshold
-    } else {
-        opts.refusal_threshold
-    };
+    let threshold = opts.refusal_threshold_for(multilingual);
     let coverage = coverage(
         query,
         results.iter().any(|r| r.pinned),

@@ -133,15 +133,11 @@ pub async fn ingest_with_vectors(pool: &PgPool) {
     summary.model = model_id.clone();
     store::update_summary(pool, &summary).await.unwrap();
     // The clause spans, keyed as `nyaya::ingest::embed_spans` keys them.
-    let mut spans = std::collections::BTreeSet::new();
-    for (text, clauses) in store::texts_and_clauses(pool).await.unwrap() {
-        spans.extend(
-            nyaya::answer::extract::all_spans(&text, &clauses)
-                .into_iter()
-                .map(|s| s.text),
-        );
-    }
-    let spans: Vec<String> = spans.into_iter().collect();
+    let spans: Vec<String> = nyaya::ingest::quotable_span_texts(pool)
+        .await
+        .unwrap()
+        .into_iter()
+        .collect();
     let vectors = vector_cache::vectors_of(&model_id, &spans, embed);
     let keys: Vec<String> = spans
         .iter()
