@@ -232,6 +232,37 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         c.contains(&"156") && (c.contains(&"155") || c.contains(&"153")) && c.len() >= 2,
         "{c:?}"
     );
+    // A part that says "his" is searched and shown with what "his" stands for: alone, "how long
+    // is his term?" finds the President's term (56).
+    let r = ask(
+        &a,
+        "Who appoints a state governor and how long is his term?",
+        AnswerMode::Extractive,
+        "t-multi-pronoun",
+    )
+    .await;
+    assert_eq!(
+        r.routing.sub_questions[1],
+        "how long is a state governor's term?"
+    );
+    let c = cited(&r);
+    assert!(c.contains(&"156") && !c.contains(&"56"), "{c:?}");
+    // Two parts answered by one clause: one quote under both parts, not a second provision
+    // that answers neither.
+    let r = ask(
+        &a,
+        "Who are the members of the GST Council and who chairs it?",
+        AnswerMode::Extractive,
+        "t-multi-same",
+    )
+    .await;
+    assert_eq!(cited(&r), ["279A"], "{}", r.answer);
+    assert!(
+        r.answer
+            .contains("On “Who are the members of the GST Council — who chairs the GST Council?”"),
+        "{}",
+        r.answer
+    );
     // llm mode with no LLM configured degrades to quotes.
     let r = ask(&a, POLICE, AnswerMode::Llm, "t-nollm").await;
     assert!(r.degraded && !r.llm_used && cited(&r)[0] == "22");

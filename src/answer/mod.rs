@@ -885,7 +885,8 @@ async fn quote_groups_text(
             if taken == group.take {
                 break;
             }
-            if picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id) {
+            let quoted_before = picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id);
+            if quoted_before && (group.part.is_none() || taken > 0) {
                 continue;
             }
             // A second provision is shown only when retrieval could not tell it from the lead
@@ -900,6 +901,33 @@ async fn quote_groups_text(
             let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
                 continue;
             };
+            if quoted_before {
+                // A part whose best provision an earlier part quoted ("Who are the members of
+                // the GST Council and who chairs it?") is answered by it: its own clause, or
+                // the quote above, whose heading then names both parts. Its next candidate
+                // would be noise.
+                let same = citations
+                    .iter()
+                    .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
+                match (same, &group.part) {
+                    (Some(i), Some(part)) => {
+                        let shown = picks[i].part.get_or_insert_with(String::new);
+                        if !shown.is_empty() {
+                            shown.push_str(" — ");
+                        }
+                        shown.push_str(part.trim());
+                    }
+                    _ => {
+                        picks.push(Pick {
+                            part: group.part.clone(),
+                            hit: s.hit.clone(),
+                            also: false,
+                        });
+                        citations.push(c);
+                    }
+                }
+                break;
+            }
             picks.push(Pick {
                 part: group.part.clone(),
                 hit: s.hit.clone(),
@@ -996,16 +1024,16 @@ fn render_extractive(
         out.push(framing.premise_check.clone());
     }
     let mut last_part: Option<&str> = None;
-    for c in citations {
-        let pick = picks.iter().find(|p| p.hit.ref_id == c.ref_id);
+    // One pick per citation, in order (a provision two parts quote is picked twice).
+    for (c, pick) in citations.iter().zip(picks) {
         let mut block = String::new();
-        if let Some(part) = pick.and_then(|p| p.part.as_deref()) {
+        if let Some(part) = pick.part.as_deref() {
             if last_part != Some(part) {
                 block.push_str(&framing.on_part(part.trim()));
                 last_part = Some(part);
             }
         }
-        if pick.is_some_and(|p| p.also) {
+        if pick.also {
             block.push_str(&framing.also_relevant);
         }
         block.push_str(&format!(

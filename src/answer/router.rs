@@ -14,7 +14,7 @@ use nyaya_ingest::refid::find_refs;
 
 use crate::llm::Attempt;
 use crate::scope::{self, OutOfScope};
-use crate::search::split;
+use crate::search::{antecedent, split};
 
 /// What kind of question this is; decides how it is retrieved and answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
@@ -302,8 +302,11 @@ pub fn route_by_rules(question: &str, history: &[Turn]) -> Routing {
         return routing;
     }
     if words <= STORY_WORDS {
-        let parts = split::sub_queries(question);
+        let mut parts = split::sub_queries(question);
         if parts.len() >= 2 {
+            // Each part is searched and shown on its own: "… and how long is his term?"
+            // becomes "how long is the Governor's term?".
+            antecedent::resolve_all(&mut parts);
             routing.route = Route::MultiPart;
             routing.sub_questions = parts.into_iter().take(MAX_SUB_QUESTIONS).collect();
             return routing;
@@ -373,6 +376,18 @@ mod tests {
             &[],
         );
         assert_eq!(r.sub_questions.len(), 2);
+        // A part that refers back by a pronoun names what it stands for.
+        let r = route_by_rules(
+            "Who appoints the Comptroller and Auditor-General and how can he be removed?",
+            &[],
+        );
+        assert_eq!(
+            r.sub_questions,
+            [
+                "Who appoints the Comptroller and Auditor-General",
+                "how can the Comptroller and Auditor-General be removed?"
+            ]
+        );
         assert!(route_by_rules("The voting age in India is 21, isn't it?", &[]).premise_check);
         assert!(
             route_by_rules(
