@@ -440,7 +440,7 @@ async fn hostile_inputs_get_typed_4xx(app: &Router) {
     }
 }
 
-/// `/` is the chat page with its two assets; `/v1/document.pdf` is the ingested PDF itself.
+/// `/` is the chat page with its assets; `/v1/document.pdf` is the ingested PDF itself.
 async fn the_page_and_the_pdf_are_served(app: &Router, summary: &IngestSummary) {
     let (status, headers, body) = common::send(app, "GET", "/", &[], "").await;
     assert_eq!(status, StatusCode::OK);
@@ -462,6 +462,12 @@ async fn the_page_and_the_pdf_are_served(app: &Router, summary: &IngestSummary) 
                 "text/css"
             }));
     }
+    // The string catalogue app.js fetches: JSON, English and Hindi.
+    let (status, headers, text) = common::send(app, "GET", "/assets/catalogue.json", &[], "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/json");
+    let catalogue: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(catalogue["hi"]["ask.button"], "पूछें", "{text}");
     // No CDN, no web font, no remote script or style: the page works offline (links for
     // the reader to follow are fine).
     let lower = body.to_lowercase();

@@ -2,7 +2,8 @@
 //! the real server (a TCP listener) on a real Postgres with the real corpus. Asks a question,
 //! opens a citation's drawer, asks what the text does not cover, asks whether one can be President
 //! (the verdict, its checklist, and the form for the missing facts that re-asks), asks with a name and a phone
-//! number (stripped before sending), browses and jumps to 21A, and saves a screenshot of each
+//! number (stripped before sending), browses and jumps to 21A, switches the interface to Hindi
+//! and asks in Hindi (then back to English), and saves a screenshot of each
 //! state (to `NYAYA_SCREENSHOTS`, default `target/screenshots`; `make screenshots` writes them
 //! to `docs/screenshots`).
 //!
@@ -78,11 +79,12 @@ async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
     //    PDF at its page.
     b.click(&chip).await;
     let drawer = b.wait_for("#drawer", WAIT).await;
+    // The title is the bare label ("Article 22") until the text arrives with the mark.
+    let mark = b.wait_for("#drawer-text mark.quoted", WAIT).await;
     let title = b.text(&b.wait_for("#drawer-title", WAIT).await).await;
     assert!(title.contains("Protection against arrest"), "{title}");
     let drawer_text = b.text(&drawer).await;
     assert!(drawer_text.contains("Article 22"), "{drawer_text}");
-    let mark = b.wait_for("#drawer-text mark.quoted", WAIT).await;
     let highlighted = b.text(&mark).await;
     assert!(
         highlighted.contains("informed, as soon as may be, of the grounds"),
@@ -310,6 +312,105 @@ async fn the_chat_page_answers_cites_refuses_and_browses(pool: PgPool) {
     let drawer_text = b.text(&drawer).await;
     assert!(drawer_text.contains("Article 21A"), "{drawer_text}");
     b.screenshot(&shots, "jump").await;
+    b.press(ESCAPE).await;
+    b.wait_gone("#drawer", WAIT).await;
+
+    // 4b. The interface in Hindi: the switch rewrites the fixed strings in place (no reload),
+    //     sets <html lang>, and is remembered; the intro offers Hindi questions; a Hindi
+    //     question is answered with the server's Hindi framing around the English quotes.
+    let toggle = b.text(&b.wait_for("#browse-toggle", WAIT).await).await;
+    assert_eq!(toggle, "Back to questions");
+    b.click(&b.wait_for("#lang-hi", WAIT).await).await;
+    b.wait_for("html[lang='hi'] #lang-hi[aria-pressed='true']", WAIT)
+        .await;
+    let shown = |css: &'static str| {
+        let b = &b;
+        async move { b.text(&b.wait_for(css, WAIT).await).await }
+    };
+    // Still on the Browse view, so its toggle offers the way back.
+    assert_eq!(shown("#browse-toggle").await, "प्रश्नों पर लौटें");
+    assert_eq!(shown("#browse-heading").await, "संविधान का पाठ");
+    let toc = shown("#toc").await;
+    assert!(
+        toc.contains("भाग III") && toc.contains("अनुच्छेद 12–35"),
+        "{toc}"
+    );
+    b.screenshot(&shots, "hindi-browse").await;
+    b.click(&b.wait_for("#browse-toggle", WAIT).await).await;
+    assert_eq!(shown("#browse-toggle").await, "पाठ देखें");
+    assert_eq!(shown("#ask").await, "पूछें");
+    let disclaimer = shown("#disclaimer").await;
+    assert!(
+        disclaimer.contains("कानूनी सलाह नहीं है") && disclaimer.contains("संस्करण"),
+        "{disclaimer}"
+    );
+    let placeholder = b
+        .attr(&b.wait_for("#question", WAIT).await, "placeholder")
+        .await;
+    assert!(
+        placeholder
+            .as_deref()
+            .unwrap_or_default()
+            .starts_with("जैसे:"),
+        "{placeholder:?}"
+    );
+    // app.css gives Hindi its Devanagari font stack (system fonts, nothing downloaded).
+    let font = b
+        .script(
+            "return getComputedStyle(document.body).fontFamily",
+            json!([]),
+        )
+        .await;
+    assert!(
+        font.as_str()
+            .unwrap_or_default()
+            .starts_with("\"Noto Sans Devanagari\""),
+        "{font}"
+    );
+    b.screenshot(&shots, "hindi-switch").await;
+
+    // Remembered: a fresh load comes up in Hindi, with the Hindi example questions.
+    let saved = b
+        .script("return localStorage.getItem('nyaya-lang')", json!([]))
+        .await;
+    assert_eq!(saved, json!("hi"));
+    b.goto(&format!("{base}/")).await;
+    b.wait_for("html[lang='hi'] #lang-hi[aria-pressed='true']", WAIT)
+        .await;
+    assert_eq!(shown("#intro h2").await, "भारत के संविधान के बारे में पूछें");
+    let example = b
+        .wait_for(
+            "#intro .suggestion[data-question='शिक्षा का अधिकार क्या है?']",
+            WAIT,
+        )
+        .await;
+    assert_eq!(b.text(&example).await, "शिक्षा का अधिकार क्या है?");
+    b.screenshot(&shots, "hindi-intro").await;
+    b.click(&example).await;
+    let turn = b.wait_for("#turn-1[data-state=done]", WAIT).await;
+    let answer = b.text(&turn).await;
+    eprintln!("Hindi answer as shown: {answer}");
+    b.wait_for("#turn-1 button.chip[data-ref='21A']", WAIT)
+        .await;
+    assert!(
+        answer.contains("आधिकारिक अंग्रेज़ी पाठ"),
+        "the server's note that quotes are the official English text: {answer}"
+    );
+    assert!(
+        answer.contains("free and compulsory education"),
+        "the quote is 21A's English text: {answer}"
+    );
+    b.wait_for("#turn-1 .question p.script-indic", WAIT).await;
+    b.wait_for("#turn-1 blockquote[lang='en']", WAIT).await;
+    b.scroll_to(&turn).await;
+    b.screenshot(&shots, "hindi-answer").await;
+
+    // And back: English again, in place.
+    b.click(&b.wait_for("#lang-en", WAIT).await).await;
+    b.wait_for("html[lang='en'] #lang-en[aria-pressed='true']", WAIT)
+        .await;
+    assert_eq!(shown("#ask").await, "Ask");
+    assert!(shown("#disclaimer").await.contains("not legal advice"));
 
     // 5. Phone width, dark theme: the page still works and says what it is.
     b.press(ESCAPE).await;

@@ -808,6 +808,7 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
         ("/", "/"),
         ("/assets/app.js", "/assets/{file}"),
         ("/assets/app.css", "/assets/{file}"),
+        ("/assets/catalogue.json", "/assets/{file}"),
         ("/v1/document.pdf", "/v1/document.pdf"),
         ("/metrics", "/metrics"),
         ("/openapi.json", "/openapi.json"),

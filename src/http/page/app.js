@@ -14,6 +14,8 @@
  *   #browse-toggle         shows/hides #browse;  #jump-form > input#jump  (opens a provision)
  *   #browse [data-ref]     table-of-contents entries (buttons)
  *   #theme-toggle          light/dark switch (persisted in localStorage "nyaya-theme")
+ *   #lang-en, #lang-hi     the interface language (persisted in localStorage "nyaya-lang");
+ *                          sets <html lang>; fixed strings come from /assets/catalogue.json
  *   #disclaimer            the always-visible "not legal advice" line
  *   .turn .scrub-notice    under a question: the kinds of identifying details removed before
  *                          sending ("Removed before sending: a phone number, a name.")
@@ -36,6 +38,46 @@
   document.documentElement.dataset.theme =
     savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : (systemDark.matches ? 'dark' : 'light');
 
+  // ---------------------------------------------------------------------------------------
+  // Language of the page's own strings. Every fixed string is in /assets/catalogue.json
+  // ({"en": {key: text}, "hi": {key: text}}): index.html marks its elements with data-i18n
+  // (text) and data-i18n-placeholder / -title / -aria-label, and whatever app.js writes goes
+  // through t(). What the server sends (answers, quotes, titles, reasons) is shown as sent:
+  // the server already frames a Hindi question's answer in Hindi, and quotes stay the
+  // official English text. Resolved here, before first paint, so <html lang> (and with it
+  // the Devanagari font stack in app.css) is right from the start.
+  const LANG_KEY = 'nyaya-lang';
+  const LANGS = ['en', 'hi'];
+  const savedLang = store.get(LANG_KEY);
+  let lang = LANGS.includes(savedLang) ? savedLang
+    : (/^hi\b/i.test(navigator.language || '') ? 'hi' : 'en');
+  document.documentElement.lang = lang;
+  // index.html is written in English: hide it until the other language is applied rather
+  // than flash the English (app.css hides the body while this attribute is set).
+  if (lang !== 'en') {
+    document.documentElement.dataset.i18nPending = '';
+    // Never a blank page: English after a moment if the catalogue is slow to come.
+    setTimeout(() => { delete document.documentElement.dataset.i18nPending; }, 3000);
+  }
+  let catalogue = {};
+  // Fetched now, in parallel with parsing the body; init() waits for it.
+  const catalogueReady = fetch('/assets/catalogue.json', { headers: { Accept: 'application/json' } })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
+    .then((c) => { catalogue = c; })
+    // Without it (unlikely: app.js came from the same server a moment ago) the page still
+    // works in index.html's English, but what app.js writes shows as keys.
+    .catch((e) => {
+      console.error('Nyaya: could not load the string catalogue:', e);
+      lang = 'en';
+      document.documentElement.lang = 'en';
+    });
+
+  /** The catalogue's text for key in the current language, with {name} filled from params. */
+  function t(key, params) {
+    const text = (catalogue[lang] || {})[key] ?? (catalogue.en || {})[key] ?? key;
+    return text.replace(/\{(\w+)\}/g, (m, name) => (params && params[name] != null ? String(params[name]) : m));
+  }
+
   // The server refuses (400) a request with more turns of history than this.
   const MAX_HISTORY = 10;
 
@@ -47,15 +89,27 @@
     tocRendered: false,
     provisions: new Map(), // ref -> Promise<provision view>, so re-opening is instant
     drawer: { open: false, opener: null, stack: [], current: null, token: 0 },
+    view: 'chat',         // chat | browse | changes
+    edition: null,        // the edition answers cite, for the disclaimer
+    changesShown: null,   // {from, to} of the comparison on screen
   };
   // Per-turn data the delegated click handlers need (citations by number).
   const turnData = new WeakMap();
 
   const $ = (sel, root) => (root || document).querySelector(sel);
 
-  document.addEventListener('DOMContentLoaded', init);
+  // A question submitted before init() (the catalogue still loading) is held, not sent as a
+  // plain form GET that would reload the page; init() submits it.
+  let ready = false;
+  let heldSubmit = null;
+  document.addEventListener('submit', (ev) => {
+    if (!ready) { ev.preventDefault(); heldSubmit = ev.target; }
+  }, true);
+  document.addEventListener('DOMContentLoaded', () => catalogueReady.then(init));
 
   function init() {
+    applyStrings();
+    initLanguage();
     initTheme();
     initComposer();
     initBrowse();
@@ -65,6 +119,54 @@
     document.addEventListener('click', onDocumentClick);
     // The list is small (~500 rows) and gives human labels for refs; fetch it in the background.
     loadToc().catch(() => { /* shown when the Browse view is opened */ });
+    ready = true;
+    if (heldSubmit && heldSubmit.requestSubmit) heldSubmit.requestSubmit();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The language switch. Switching rewrites the fixed strings in place: index.html's, and
+  // those app.js keeps on screen (buttons, the open view). Turns already in the
+  // conversation keep the language they were written in.
+
+  /** Writes the catalogue's text into every data-i18n* element of index.html. */
+  function applyStrings() {
+    delete document.documentElement.dataset.i18nPending;
+    if (!catalogue.en) return; // keep index.html's English rather than show keys
+    for (const node of document.querySelectorAll('[data-i18n]')) {
+      node.textContent = t(node.dataset.i18n);
+      // The example questions ask what they say.
+      if (node.matches('.suggestion')) node.dataset.question = node.textContent;
+    }
+    for (const attr of ['placeholder', 'title', 'aria-label']) {
+      for (const node of document.querySelectorAll('[data-i18n-' + attr + ']')) {
+        node.setAttribute(attr, t(node.getAttribute('data-i18n-' + attr)));
+      }
+    }
+    updateEdition(state.edition);
+    for (const b of document.querySelectorAll('.lang-switch [data-lang]')) {
+      b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+    }
+  }
+
+  function initLanguage() {
+    for (const b of document.querySelectorAll('.lang-switch [data-lang]')) {
+      b.addEventListener('click', () => setLanguage(b.dataset.lang));
+    }
+  }
+
+  function setLanguage(next) {
+    if (!LANGS.includes(next) || next === lang) return;
+    lang = next;
+    store.set(LANG_KEY, next);
+    document.documentElement.lang = next;
+    applyStrings();
+    // The strings app.js wrote and still shows.
+    syncTheme();
+    setBusy(state.busy);
+    showView(state.view);
+    if (state.tocRendered) { state.tocRendered = false; if (state.view === 'browse') renderToc(); }
+    if (state.changesShown) renderChanges(state.changesShown.from, state.changesShown.to);
+    // (The drawer needs nothing: it is modal, so the switch cannot be used while it is open.)
   }
 
   // ---------------------------------------------------------------------------------------
@@ -93,6 +195,10 @@
     setTimeout(() => { live.textContent = text; }, 50);
   }
 
+  /** Text in an Indic script (Devanagari … Sinhala) gets the Indic font stack (app.css). */
+  const INDIC = /[\u0900-\u0DFF]/;
+  const scriptClass = (text) => (INDIC.test(text || '') ? 'script-indic' : null);
+
   const pdfHref = (page) => '/v1/document.pdf' + (page ? '#page=' + page : '');
 
   /** "Article 22(1)" -> "Art. 22(1)": chips must stay short on a phone. */
@@ -104,18 +210,19 @@
     const [, id, clause] = /^([^(]*)(.*)$/.exec(String(ref));
     const p = tocIndex.get(id);
     if (p) return provisionLabel(p) + clause;
-    if (/^\d+[A-Z]*$/.test(id)) return 'Art. ' + id + clause;
-    if (id === 'PREAMBLE') return 'Preamble';
+    if (/^\d+[A-Z]*$/.test(id)) return t('label.art_short', { n: id }) + clause;
+    if (id === 'PREAMBLE') return t('label.preamble');
     return String(ref);
   }
   const tocIndex = new Map();
 
   function provisionLabel(p, long) {
-    if (p.kind === 'article') return (long ? 'Article ' : 'Art. ') + p.number;
-    if (p.kind === 'preamble') return 'Preamble';
-    // Schedules are numbered in words ("SEVENTH"), appendices in roman numerals ("II").
-    if (p.kind === 'schedule' && p.number) return capitalise(p.number.toLowerCase()) + ' Schedule';
-    if (p.kind === 'appendix' && p.number) return 'Appendix ' + p.number;
+    if (p.kind === 'article') return long ? t('label.article', { n: p.number }) : t('label.art_short', { n: p.number });
+    if (p.kind === 'preamble') return t('label.preamble');
+    // Schedules are numbered in words ("SEVENTH"), appendices in roman numerals ("II"); the
+    // ordinal stays as the text prints it.
+    if (p.kind === 'schedule' && p.number) return t('label.schedule', { name: capitalise(p.number.toLowerCase()) });
+    if (p.kind === 'appendix' && p.number) return t('label.appendix', { n: p.number });
     return p.title || p.ref;
   }
 
@@ -136,8 +243,8 @@
   async function errorFrom(res) {
     let code = 'http_' + res.status;
     let message = res.status >= 500
-      ? 'The server had a problem answering (HTTP ' + res.status + ').'
-      : 'The request was not accepted (HTTP ' + res.status + ').';
+      ? t('error.server', { status: res.status })
+      : t('error.rejected', { status: res.status });
     try {
       const body = await res.json();
       if (body && body.error) {
@@ -149,7 +256,7 @@
   }
 
   function networkError() {
-    return new ApiError('network', 'Could not reach the Nyaya server. Check your connection and try again.', 0);
+    return new ApiError('network', t('error.network'), 0);
   }
 
   async function getJSON(url) {
@@ -205,7 +312,7 @@
       try { payload = JSON.parse(data.join('\n')); } catch (_) { return; }
       if (event === 'error') {
         throw new ApiError(payload.code || 'stream_error',
-          capitalise(payload.message || 'the answer could not be completed') + '.', 0);
+          capitalise(payload.message || t('error.stream')) + '.', 0);
       }
       if (event === 'final') final = payload;
       on(event, payload);
@@ -228,7 +335,7 @@
     // while rendering) propagate as they are.
     const read = async (promise) => {
       try { return await promise; } catch (_) {
-        throw new ApiError('network', 'The connection was interrupted before the answer was complete. Please try again.', 0);
+        throw new ApiError('network', t('error.interrupted'), 0);
       }
     };
     if (res.body && res.body.getReader) {
@@ -243,7 +350,7 @@
     }
     feed(decoder.decode() + '\n\n'); // flush a last event that lacks its blank line
     if (!final) {
-      throw new ApiError('incomplete', 'The server closed the connection before the answer was complete. Please try again.', 0);
+      throw new ApiError('incomplete', t('error.incomplete'), 0);
     }
     return final;
   }
@@ -618,21 +725,22 @@
       return { text, removed };
     }
 
+    // Catalogue keys for one of a kind and for {n} of them.
     const KINDS = {
-      '[name]': ['a name', 'names'], '[address]': ['an address', 'addresses'],
-      '[dob]': ['a date of birth', 'dates of birth'], '[email]': ['an email address', 'email addresses'],
-      '[phone]': ['a phone number', 'phone numbers'], '[aadhaar]': ['an Aadhaar number', 'Aadhaar numbers'],
-      '[pan]': ['a PAN', 'PANs'], '[voter-id]': ['a voter ID', 'voter IDs'],
-      '[passport]': ['a passport number', 'passport numbers'],
-      '[account]': ['an account or card number', 'account or card numbers'], '[pin-code]': ['a PIN code', 'PIN codes'],
+      '[name]': ['scrub.name.one', 'scrub.name.many'], '[address]': ['scrub.address.one', 'scrub.address.many'],
+      '[dob]': ['scrub.dob.one', 'scrub.dob.many'], '[email]': ['scrub.email.one', 'scrub.email.many'],
+      '[phone]': ['scrub.phone.one', 'scrub.phone.many'], '[aadhaar]': ['scrub.aadhaar.one', 'scrub.aadhaar.many'],
+      '[pan]': ['scrub.pan.one', 'scrub.pan.many'], '[voter-id]': ['scrub.voter_id.one', 'scrub.voter_id.many'],
+      '[passport]': ['scrub.passport.one', 'scrub.passport.many'],
+      '[account]': ['scrub.account.one', 'scrub.account.many'], '[pin-code]': ['scrub.pin_code.one', 'scrub.pin_code.many'],
     };
     /** "Removed before sending: a name, 2 phone numbers." — kinds only, never the values. */
     function notice(removed) {
       if (!removed.length) return null;
       const counts = new Map();
       for (const p of removed) counts.set(p, (counts.get(p) || 0) + 1);
-      const parts = [...counts].map(([p, n]) => (n === 1 ? KINDS[p][0] : n + ' ' + KINDS[p][1]));
-      return 'Removed before sending: ' + parts.join(', ') + '.';
+      const parts = [...counts].map(([p, n]) => (n === 1 ? t(KINDS[p][0]) : t(KINDS[p][1], { n })));
+      return t('scrub.notice', { kinds: parts.join(t('list.separator')) });
     }
 
     return { scrub, notice };
@@ -641,14 +749,18 @@
   // ---------------------------------------------------------------------------------------
   // Theme toggle: an explicit choice overrides the system preference and is remembered.
 
+  /** The toggle names the theme it switches to. */
+  function syncTheme() {
+    const dark = document.documentElement.dataset.theme === 'dark';
+    const btn = $('#theme-toggle');
+    btn.setAttribute('aria-pressed', String(dark));
+    btn.textContent = dark ? t('theme.light') : t('theme.dark');
+  }
+
   function initTheme() {
     const btn = $('#theme-toggle');
     const effective = () => document.documentElement.dataset.theme;
-    const sync = () => {
-      const dark = effective() === 'dark';
-      btn.setAttribute('aria-pressed', String(dark));
-      btn.textContent = dark ? 'Light theme' : 'Dark theme';
-    };
+    const sync = syncTheme;
     btn.addEventListener('click', () => {
       const next = effective() === 'dark' ? 'light' : 'dark';
       document.documentElement.dataset.theme = next;
@@ -696,7 +808,7 @@
     state.busy = busy;
     const btn = $('#ask');
     btn.disabled = busy;
-    btn.textContent = busy ? 'Asking…' : 'Ask';
+    btn.textContent = busy ? t('ask.busy') : t('ask.button');
     $('#log').setAttribute('aria-busy', String(busy));
   }
 
@@ -741,15 +853,15 @@
 
   function createTurn(question, scrubNotice, facts) {
     const id = 'turn-' + (++state.turnSeq);
-    const status = el('p', { class: 'status', text: 'Reading your question…' });
+    const status = el('p', { class: 'status', text: t('status.reading') });
     const answer = el('div', { class: 'answer' }, status);
     const turn = el('article', { class: 'turn', id, 'data-state': 'pending', 'aria-labelledby': id + '-q' },
       el('div', { class: 'question' },
-        el('span', { class: 'sr-only', text: 'You asked: ' }),
-        el('p', { id: id + '-q', text: question })),
+        el('span', { class: 'sr-only', text: t('turn.you_asked') + ' ' }),
+        el('p', { id: id + '-q', class: scriptClass(question), text: question })),
       scrubNotice ? el('p', { class: 'scrub-notice', text: scrubNotice }) : null,
       facts && Object.keys(facts).length
-        ? el('p', { class: 'facts-sent', text: 'With your answers: ' + factsText(facts) })
+        ? el('p', { class: 'facts-sent', text: t('turn.facts_sent', { facts: factsText(facts) }) })
         : null,
       answer);
     turnData.set(turn, { citations: [], answer, status, question });
@@ -760,23 +872,23 @@
 
   /** Progress while the stream runs: what the router decided, then the quotes, then text. */
   function onStreamEvent(turn, event, data) {
-    const t = turnData.get(turn);
+    const td = turnData.get(turn);
     if (event === 'route') {
       turn.dataset.state = 'streaming';
-      t.status.textContent = routeStatus(data);
+      td.status.textContent = routeStatus(data);
     } else if (event === 'citations') {
-      t.citations = data;
-      t.status.textContent = 'Found ' + data.length + (data.length === 1 ? ' passage' : ' passages') + '; preparing the answer…';
-      const quotes = t.answer.querySelector('.quotes') || t.answer.appendChild(el('div', { class: 'quotes' }));
-      quotes.replaceChildren(el('h3', { class: 'quotes-heading', text: 'Quoted from the text' }),
+      td.citations = data;
+      td.status.textContent = data.length === 1 ? t('status.found.one') : t('status.found.many', { n: data.length });
+      const quotes = td.answer.querySelector('.quotes') || td.answer.appendChild(el('div', { class: 'quotes' }));
+      quotes.replaceChildren(el('h3', { class: 'quotes-heading', text: t('quotes.heading') }),
         ...data.map((c) => quoteCard(c)));
     } else if (event === 'delta') {
       // Unverified LLM text: shown as it comes, replaced wholesale by the final answer.
-      let p = t.answer.querySelector('.streaming');
+      let p = td.answer.querySelector('.streaming');
       if (!p) {
         p = el('p', { class: 'streaming' });
-        t.status.after(p);
-        t.status.textContent = 'Writing a summary (a draft until it is checked against the quotes)…';
+        td.status.after(p);
+        td.status.textContent = t('status.writing');
       }
       p.textContent += data.text || '';
     }
@@ -785,37 +897,38 @@
   function routeStatus(r) {
     switch (r.route) {
       case 'article_lookup':
-        return 'Looking up ' + (r.refs.length ? r.refs.map(refLabel).join(', ') : 'the provision') + '…';
+        return r.refs.length ? t('status.looking_up', { refs: r.refs.map(refLabel).join(t('list.separator')) })
+          : t('status.looking_up_provision');
       case 'multi_part':
-        return 'Searching the text for each part of the question…';
+        return t('status.multi_part');
       case 'out_of_scope':
-        return 'Checking whether the text covers this…';
+        return t('status.out_of_scope');
       case 'chit_chat':
-        return 'Replying…';
+        return t('status.replying');
       case 'eligibility':
-        return 'Checking the qualifications the text sets for this office…';
+        return t('status.eligibility');
       default:
-        return 'Searching the text of the Constitution…';
+        return t('status.searching');
     }
   }
 
   function renderFinal(turn, r) {
-    const t = turnData.get(turn);
-    t.citations = r.citations || [];
-    const answer = t.answer;
+    const td = turnData.get(turn);
+    td.citations = r.citations || [];
+    const answer = td.answer;
     answer.replaceChildren();
     answer.classList.toggle('refusal', !!r.refused);
+    answer.classList.toggle('script-indic', !!scriptClass(r.answer));
 
     if (r.refused) {
       renderRefusal(answer, r);
     } else {
       if (r.degraded) {
         answer.append(el('p', { class: 'notice' },
-          el('strong', { text: 'Quotes only. ' }),
-          'A written summary was asked for but is not available' +
-          (r.degraded_reason ? ': ' + r.degraded_reason : '') + '. The passages below are the exact text.'));
+          el('strong', { text: t('degraded.title') + ' ' }),
+          r.degraded_reason ? t('degraded.because', { reason: r.degraded_reason }) : t('degraded.plain')));
       }
-      if (r.eligibility) renderEligibility(answer, r, t.question);
+      if (r.eligibility) renderEligibility(answer, r, td.question);
       else renderAnswerBody(answer, r);
       renderSuggestions(answer, r);
       // For an ambiguous question the readings belong right under the question back to the
@@ -831,34 +944,32 @@
 
     const plain = stripMarkers(r.answer || '').slice(0, 300);
     announce(r.refused
-      ? 'Not covered by the text. ' + (r.refusal_reason || '')
-      : 'Answer: ' + plain + (t.citations.length ? ' ' + t.citations.length + ' quoted passages follow.' : ''));
+      ? t('announce.refused', { reason: r.refusal_reason || '' })
+      : t('announce.answer', { answer: plain }) + (td.citations.length ? ' ' + t('announce.quotes', { n: td.citations.length }) : ''));
   }
 
   const stripMarkers = (s) => s.replace(/\s*\[\d+(?:\s*,\s*\d+)*\]/g, '');
 
   function renderRefusal(answer, r) {
     answer.append(
-      el('h3', { class: 'refusal-title', text: 'Not covered by the text' }),
+      el('h3', { class: 'refusal-title', text: t('refusal.title') }),
       el('p', { text: r.answer }));
     if (r.refusal_reason) {
-      answer.append(el('p', { class: 'refusal-reason' }, el('strong', { text: 'Why: ' }), r.refusal_reason));
+      answer.append(el('p', { class: 'refusal-reason' }, el('strong', { text: t('refusal.why') + ' ' }), r.refusal_reason));
     }
     const kind = r.routing && r.routing.out_of_scope;
     const where = el('ul', { class: 'where' },
-      el('li', {}, 'The official text of the Constitution: ',
-        el('a', { href: pdfHref(), target: '_blank', rel: 'noopener', text: 'the PDF this service quotes' }),
-        ', also published by the Ministry of Law and Justice at legislative.gov.in.'));
+      el('li', {}, t('where.official') + ' ',
+        el('a', { href: pdfHref(), target: '_blank', rel: 'noopener', text: t('where.official_link') }),
+        t('where.official_after')));
     if (kind === 'other_law') {
-      where.append(el('li', { text: 'Acts of Parliament and their rules are published at indiacode.nic.in (India Code).' }));
+      where.append(el('li', { text: t('where.other_law') }));
     }
     if (kind === 'case_law') {
-      where.append(el('li', { text: 'Court judgments are published by the Supreme Court and the High Courts on their own websites.' }));
+      where.append(el('li', { text: t('where.case_law') }));
     }
-    where.append(el('li', {
-      text: 'For your own situation: a lawyer, or free legal aid from the National Legal Services Authority (NALSA) and your State or District Legal Services Authority.',
-    }));
-    answer.append(el('h4', { class: 'where-heading', text: 'Where to look instead' }), where);
+    where.append(el('li', { text: t('where.legal_aid') }));
+    answer.append(el('h4', { class: 'where-heading', text: t('where.heading') }), where);
   }
 
   /**
@@ -892,13 +1003,13 @@
       const quotes = el('div', { class: 'quotes' });
       // After LLM prose the quotes are the evidence; in extractive mode they are the answer.
       if (r.llm_used || prose.childNodes.length) {
-        quotes.append(el('h3', { class: 'quotes-heading', text: 'Quoted from the text' }));
+        quotes.append(el('h3', { class: 'quotes-heading', text: t('quotes.heading') }));
       }
       quotes.append(...cards, ...rest);
       answer.append(quotes);
     }
     if (!answer.childNodes.length) {
-      answer.append(el('p', { class: 'muted', text: 'The server returned an empty answer.' }));
+      answer.append(el('p', { class: 'muted', text: t('answer.empty') }));
     }
   }
 
@@ -906,30 +1017,32 @@
   // Eligibility: the verdict, the criteria as a checklist with their quotes, and a form that
   // asks for exactly the facts the checker still needs.
 
-  const VERDICTS = {
-    not_eligible: { title: 'Not eligible', icon: '✗' },
-    need_more_info: { title: 'More information needed', icon: '?' },
-    likely_eligible: { title: 'Likely eligible', icon: '✓' },
-  };
-  const STATUSES = {
-    not_met: { icon: '✗', label: 'Not met' },
-    unknown: { icon: '?', label: 'Not known yet' },
-    met: { icon: '✓', label: 'Met' },
-    note: { icon: '•', label: 'Note' },
-  };
+  // Functions, so that the labels are read in the language of the moment.
+  const VERDICTS = () => ({
+    not_eligible: { title: t('verdict.not_eligible'), icon: '✗' },
+    need_more_info: { title: t('verdict.need_more_info'), icon: '?' },
+    likely_eligible: { title: t('verdict.likely_eligible'), icon: '✓' },
+  });
+  const STATUSES = () => ({
+    not_met: { icon: '✗', label: t('criterion.not_met') },
+    unknown: { icon: '?', label: t('criterion.unknown') },
+    met: { icon: '✓', label: t('criterion.met') },
+    note: { icon: '•', label: t('criterion.note') },
+  });
 
+  /** The facts sent, by their ids as words ("citizen: yes"): the ids are the server's. */
   function factsText(facts) {
     return Object.entries(facts)
-      .map(([k, v]) => k.replace(/_/g, ' ') + ': ' + (v === true ? 'yes' : v === false ? 'no' : v))
+      .map(([k, v]) => k.replace(/_/g, ' ') + ': ' + (v === true ? t('fact.yes') : v === false ? t('fact.no') : v))
       .join(', ');
   }
 
   function renderEligibility(answer, r, question) {
     const e = r.eligibility;
     const citations = r.citations || [];
-    const v = VERDICTS[e.verdict] || { title: e.verdict, icon: '' };
+    const v = VERDICTS()[e.verdict] || { title: e.verdict, icon: '' };
     const lead = (r.answer || '').split(/\n\s*\n/)[0] || '';
-    answer.append(el('section', { class: 'verdict verdict-' + e.verdict, 'aria-label': 'Verdict' },
+    answer.append(el('section', { class: 'verdict verdict-' + e.verdict, 'aria-label': t('verdict.label') },
       el('h3', { class: 'verdict-title' },
         el('span', { class: 'verdict-icon', 'aria-hidden': 'true', text: v.icon }), ' ',
         v.title + ' — ' + e.office_name),
@@ -939,24 +1052,25 @@
       answer.append(factsForm(e, question));
     }
 
-    const list = el('ul', { class: 'checklist', 'aria-label': 'What the text requires' },
+    const statuses = STATUSES();
+    const list = el('ul', { class: 'checklist', 'aria-label': t('checklist.heading') },
       e.criteria.map((c) => {
-        const st = STATUSES[c.status] || { icon: '', label: c.status };
+        const st = statuses[c.status] || { icon: '', label: c.status };
         const cite = citations.find((x) => x.n === c.citation);
         // The checker names facts by id ("holds_office_of_profit: no"); shown as words.
         const detail = c.status === 'unknown' ? '' : c.detail.replace(/_/g, ' ');
         return el('li', { class: 'criterion status-' + c.status, 'data-criterion': c.id },
           el('span', { class: 'criterion-icon', 'aria-hidden': 'true', text: st.icon }),
-          el('span', { class: 'sr-only', text: st.label + ': ' }),
+          el('span', { class: 'sr-only', text: t('criterion.sr', { status: st.label }) + ' ' }),
           el('div', { class: 'criterion-body' },
-            el('p', { class: 'criterion-quote' }, cite ? chip(cite) : null, ' “' + c.quote + '”'),
+            el('p', { class: 'criterion-quote', lang: 'en' }, cite ? chip(cite) : null, ' “' + c.quote + '”'),
             detail ? el('p', { class: 'criterion-detail', text: detail }) : null));
       }));
-    answer.append(el('h4', { class: 'checklist-heading', text: 'What the text requires' }), list);
+    answer.append(el('h4', { class: 'checklist-heading', text: t('checklist.heading') }), list);
     answer.append(el('p', { class: 'eligibility-note muted', text: e.note }));
     if (citations.length) {
       answer.append(el('details', { class: 'eligibility-quotes' },
-        el('summary', { text: 'The clauses quoted (' + citations.length + ')' }),
+        el('summary', { text: t('eligibility.quoted', { n: citations.length }) }),
         el('div', { class: 'quotes' }, citations.map((c) => quoteCard(c)))));
     }
   }
@@ -974,16 +1088,16 @@
       }
       return el('fieldset', { class: 'fact-field' },
         el('legend', { text: f.question }),
-        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'yes' }), ' Yes'),
-        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'no' }), ' No'));
+        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'yes' }), ' ' + t('form.yes')),
+        el('label', {}, el('input', { type: 'radio', name: f.id, value: 'no' }), ' ' + t('form.no')));
     });
     const error = el('p', { class: 'form-error', role: 'alert' });
-    const form = el('form', { class: 'facts-form', 'aria-label': 'Facts to finish the check' },
-      el('h4', { text: 'To finish the check, answer these' }),
-      el('p', { class: 'muted', text: 'Your answers are sent with the question and used for this check only; they are not stored.' }),
+    const form = el('form', { class: 'facts-form', 'aria-label': t('form.label') },
+      el('h4', { text: t('form.heading') }),
+      el('p', { class: 'muted', text: t('form.privacy') }),
       ...fields,
       error,
-      el('button', { type: 'submit', class: 'btn btn-primary', text: 'Check again' }));
+      el('button', { type: 'submit', class: 'btn btn-primary', text: t('form.submit') }));
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const facts = Object.assign({}, e.facts);
@@ -997,7 +1111,7 @@
           if (picked) { facts[f.id] = picked.value === 'yes'; answered++; }
         }
       }
-      if (!answered) { error.textContent = 'Answer at least one question.'; return; }
+      if (!answered) { error.textContent = t('form.none'); return; }
       ask(question, facts);
     });
     return form;
@@ -1037,7 +1151,7 @@
   function chip(c) {
     return el('button', {
       type: 'button', class: 'chip', 'data-ref': c.ref, 'data-n': c.n, 'aria-haspopup': 'dialog',
-      title: 'Read ' + c.label + (c.title ? ' — ' + c.title : '') + ' (citation ' + c.n + ')',
+      title: t('chip.title', { label: c.label + (c.title ? ' — ' + c.title : ''), n: c.n }),
       text: shortLabel(c.label) || String(c.n),
     });
   }
@@ -1050,9 +1164,10 @@
         chip(c), ' ',
         el('span', { class: 'quote-title', text: c.title }), ' ',
         el('a', { class: 'page-link', href: pdfHref(c.page), target: '_blank', rel: 'noopener',
-          text: 'PDF p. ' + c.page, title: 'Official PDF, page ' + c.page + ' (opens in a new tab)' })),
-      el('blockquote', { text: '“' + c.quote + (c.truncated ? ' …' : '') + '”' }),
-      notes.length ? el('ul', { class: 'amend-notes', 'aria-label': 'Amendment notes' },
+          text: t('quote.page', { page: c.page }), title: t('quote.page_title', { page: c.page }) })),
+      // The quotes are the official English text, whatever the interface language.
+      el('blockquote', { lang: 'en', text: '“' + c.quote + (c.truncated ? ' …' : '') + '”' }),
+      notes.length ? el('ul', { class: 'amend-notes', 'aria-label': t('quote.notes') },
         notes.map((a) => el('li', { text: a.note }))) : null);
   }
 
@@ -1064,7 +1179,7 @@
     }
     if (!items.length) return;
     answer.append(el('div', { class: 'suggestions' },
-      el('p', { class: 'suggestions-label', text: r.route === 'ambiguous' ? 'Did you mean:' : 'You could ask:' }),
+      el('p', { class: 'suggestions-label', text: r.route === 'ambiguous' ? t('suggestions.did_you_mean') : t('suggestions.you_could_ask') }),
       el('ul', {}, items.map((s) => el('li', {},
         el('button', { type: 'button', class: 'suggestion', 'data-question': s.question, text: s.label }))))));
   }
@@ -1074,7 +1189,7 @@
     const items = (r.supporting || []).filter((s) => !cited.has(s.ref));
     if (!items.length) return;
     answer.append(el('div', { class: 'supporting' },
-      el('p', { class: 'supporting-label', text: 'Related provisions:' }),
+      el('p', { class: 'supporting-label', text: t('supporting.label') }),
       el('ul', {}, items.map((s) => el('li', {},
         el('button', { type: 'button', class: 'ref-link', 'data-ref': s.ref, 'aria-haspopup': 'dialog' },
           refLabel(s.ref) + ' — ' + s.title),
@@ -1091,35 +1206,38 @@
     const routing = r.routing || {};
     const rows = [];
     const row = (k, v) => { if (v != null && v !== '' && !(Array.isArray(v) && !v.length)) rows.push([k, v]); };
-    row('Route', (r.route || routing.route || '–').replace(/_/g, ' ') + (routing.router ? ' (' + routing.router + ' router)' : ''));
+    // Route names, modes and timing legs are the API's own words, shown as they are.
+    row(t('details.route'), (r.route || routing.route || '–').replace(/_/g, ' ') + (routing.router ? ' (' + t('details.router', { router: routing.router }) + ')' : ''));
     // Only when a search ran (refusals by the router and small talk search nothing).
-    if (r.retrieval && routing.rewritten_query) row('Searched for', routing.rewritten_query);
-    row('Sub-questions', (routing.sub_questions || []).length > 1 ? el('ol', {}, routing.sub_questions.map((s) => el('li', { text: s }))) : null);
-    row('Provisions named', (routing.refs || []).join(', '));
-    row('Follows up on', (routing.context_refs || []).join(', '));
-    if (routing.premise_check) row('Premise check', 'yes: the question asserts something; the answer shows what the text says');
-    if (routing.out_of_scope) row('Out of scope', routing.out_of_scope.replace(/_/g, ' '));
-    row('Answer mode', (r.mode || '–') + (r.llm_used ? ' (LLM used)' : '') + (r.degraded ? ' — degraded: ' + (r.degraded_reason || 'unknown reason') : ''));
+    if (r.retrieval && routing.rewritten_query) row(t('details.searched_for'), routing.rewritten_query);
+    row(t('details.sub_questions'), (routing.sub_questions || []).length > 1 ? el('ol', {}, routing.sub_questions.map((s) => el('li', { text: s }))) : null);
+    row(t('details.refs'), (routing.refs || []).join(', '));
+    row(t('details.follows_up'), (routing.context_refs || []).join(', '));
+    if (routing.premise_check) row(t('details.premise'), t('details.premise_text'));
+    if (routing.out_of_scope) row(t('details.out_of_scope'), routing.out_of_scope.replace(/_/g, ' '));
+    row(t('details.mode'), (r.mode || '–') + (r.llm_used ? ' (' + t('details.llm_used') + ')' : '') +
+      (r.degraded ? ' — ' + t('details.degraded', { reason: r.degraded_reason || t('details.unknown_reason') }) : ''));
     const g = r.guards || {};
     if (r.llm_used && (g.stripped_citations || g.dropped_quotes || g.dropped_figures)) {
-      row('Checks removed', g.stripped_citations + ' citations, ' + g.dropped_quotes + ' quotes, ' + g.dropped_figures + ' figures');
+      row(t('details.checks'), t('details.checks_text', { citations: g.stripped_citations, quotes: g.dropped_quotes, figures: g.dropped_figures }));
     }
     const conf = r.retrieval && r.retrieval.confidence;
-    row('Retrieval confidence', typeof conf === 'number' ? conf.toFixed(2) : null);
+    row(t('details.confidence'), typeof conf === 'number' ? conf.toFixed(2) : null);
     const tm = r.timings_ms || {};
-    row('Timings', ['route', 'retrieve', 'quote', 'llm', 'total'].map((k) => k + ' ' + ms(tm[k])).join(' · '));
-    row('Request id', el('span', {},
+    row(t('details.timings'), ['route', 'retrieve', 'quote', 'llm', 'total'].map((k) => k + ' ' + ms(tm[k])).join(' · '));
+    row(t('details.request_id'), el('span', {},
       el('code', { class: 'request-id', text: r.request_id }), ' ',
-      el('a', { href: '/v1/answers/' + encodeURIComponent(r.request_id), target: '_blank', rel: 'noopener', text: 'stored basis (JSON)' })));
+      el('a', { href: '/v1/answers/' + encodeURIComponent(r.request_id), target: '_blank', rel: 'noopener', text: t('details.stored') })));
 
     const dl = el('dl', {}, rows.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', {}, v)]));
     const results = (r.retrieval && r.retrieval.results) || [];
     let table = null;
     if (results.length) {
       // Focusable so keyboard users can scroll it sideways on a narrow screen.
-      table = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'What retrieval found' }, el('table', {},
-        el('caption', { text: 'What retrieval found' }),
-        el('thead', {}, el('tr', {}, ['#', 'Provision', 'Score', 'Found by', 'Page'].map((h) => el('th', { scope: 'col', text: h })))),
+      table = el('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': t('details.found') }, el('table', {},
+        el('caption', { text: t('details.found') }),
+        el('thead', {}, el('tr', {}, ['#', t('details.col.provision'), t('details.col.score'), t('details.col.found_by'), t('details.col.page')]
+          .map((h) => el('th', { scope: 'col', text: h })))),
         el('tbody', {}, results.map((h, i) => el('tr', {},
           el('td', { text: String(i + 1) }),
           el('td', {}, el('button', { type: 'button', class: 'ref-link', 'data-ref': h.ref, 'aria-haspopup': 'dialog' },
@@ -1128,34 +1246,35 @@
           el('td', {}, legsText(h)),
           el('td', { class: 'num', text: String(h.page || '–') }))))));
     }
-    return el('details', { class: 'details' }, el('summary', { text: 'Details' }), dl, table);
+    return el('details', { class: 'details' }, el('summary', { text: t('details.summary') }), dl, table);
   }
 
   /** Which retrieval legs found a provision, best rank first: "dense #1, lexical #3". */
   function legsText(h) {
     const legs = Object.entries(h.legs || {}).sort((a, b) => a[1].rank - b[1].rank)
       .map(([name, v]) => name + ' #' + v.rank);
-    if (h.pinned) legs.unshift('named in question');
+    if (h.pinned) legs.unshift(t('details.pinned'));
     if (!legs.length) return ['–'];
     return legs.flatMap((l, i) => [i ? ', ' : null, el('span', { class: 'leg', text: l })]);
   }
 
   function renderError(turn, question, e) {
-    const t = turnData.get(turn);
-    t.answer.className = 'answer error';
-    t.answer.replaceChildren(
+    const td = turnData.get(turn);
+    td.answer.className = 'answer error';
+    td.answer.replaceChildren(
       el('p', { class: 'inline-error', role: 'alert' },
-        el('strong', { text: 'No answer: ' }), e.message || 'something went wrong.',
+        el('strong', { text: t('error.no_answer') + ' ' }), e.message || t('error.unknown'),
         // The server's error code helps a bug report; our own client-side codes would not.
         e.code && !['network', 'incomplete'].includes(e.code) ? el('span', { class: 'muted', text: ' (' + e.code + ')' }) : null),
-      el('button', { type: 'button', class: 'btn suggestion', 'data-question': question, text: 'Try again' }));
+      el('button', { type: 'button', class: 'btn suggestion', 'data-question': question, text: t('error.retry') }));
     turn.dataset.state = 'error';
   }
 
+  /** The disclaimer names the edition answers cite (before any, the one index.html names). */
   function updateEdition(edition) {
-    if (!edition) return;
-    $('#disclaimer').textContent =
-      'This is the text of the Constitution of India (' + edition + ' edition), not legal advice.';
+    const line = $('#disclaimer');
+    if (edition) state.edition = edition;
+    line.textContent = t('disclaimer', { edition: state.edition || line.dataset.edition });
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1166,8 +1285,8 @@
     if (!target) return;
     if (target.matches('button.chip')) {
       const turn = target.closest('.turn');
-      const t = turn && turnData.get(turn);
-      const c = t && t.citations.find((x) => String(x.n) === target.dataset.n && x.ref === target.dataset.ref);
+      const td = turn && turnData.get(turn);
+      const c = td && td.citations.find((x) => String(x.n) === target.dataset.n && x.ref === target.dataset.ref);
       openDrawer(target.dataset.ref, c ? { span: c.span, page: c.page, cls: 'quoted' } : null, target);
     } else if (target.matches('button.suggestion[data-question]')) {
       const q = target.dataset.question;
@@ -1201,20 +1320,21 @@
       };
       err.hidden = true;
       input.removeAttribute('aria-invalid');
-      if (!value) return fail('Type an article number or a name, e.g. “21A” or “Seventh Schedule”.');
+      if (!value) return fail(t('jump.empty'));
       try {
         const view = await getJSON('/v1/provisions/' + encodeURIComponent(value));
         state.provisions.set(view.ref, Promise.resolve(view));
         openDrawer(view.ref, null, input);
       } catch (e) {
         fail(e.code === 'unknown_ref' || e.status === 404
-          ? 'No provision matches “' + value + '”. Try a form like “21A”, “Art. 21-A” or “Seventh Schedule”.'
-          : 'Could not open “' + value + '”: ' + e.message);
+          ? t('jump.no_match', { value })
+          : t('jump.failed', { value, message: e.message }));
       }
     });
   }
 
   function showView(name) {
+    state.view = name;
     const browse = name === 'browse';
     const changes = name === 'changes';
     $('#browse').hidden = !browse;
@@ -1222,10 +1342,10 @@
     $('#chat').hidden = browse || changes;
     const btn = $('#browse-toggle');
     btn.setAttribute('aria-expanded', String(browse));
-    btn.textContent = browse ? 'Back to questions' : 'Browse the text';
+    btn.textContent = browse ? t('view.back') : t('browse.toggle');
     const cbtn = $('#changes-toggle');
     cbtn.setAttribute('aria-expanded', String(changes));
-    cbtn.textContent = changes ? 'Back to questions' : 'What changed';
+    cbtn.textContent = changes ? t('view.back') : t('changes.toggle');
     if (browse) renderToc();
     if (changes) loadChanges();
   }
@@ -1247,19 +1367,19 @@
   async function loadChanges() {
     if (state.changesLoaded) return;
     const list = $('#changes-list');
-    list.replaceChildren(el('p', { class: 'muted', text: 'Loading the editions…' }));
+    list.replaceChildren(el('p', { class: 'muted', text: t('changes.loading') }));
     let eds;
     try {
       eds = await getJSON('/v1/editions');
     } catch (e) {
-      list.replaceChildren(el('p', { class: 'inline-error', text: 'Could not load the editions: ' + e.message }));
+      list.replaceChildren(el('p', { class: 'inline-error', text: t('changes.load_failed', { message: e.message }) }));
       return;
     }
     const option = (e) => el('option', { value: e.date, text: e.label + ' (' + e.date + ')' });
     $('#changes-from').replaceChildren(...eds.editions.map(option));
     $('#changes-to').replaceChildren(...eds.editions.map(option));
     if (eds.editions.length < 2) {
-      list.replaceChildren(el('p', { class: 'muted', text: 'Only one edition is stored, so there is nothing to compare yet.' }));
+      list.replaceChildren(el('p', { class: 'muted', text: t('changes.one_edition') }));
       return;
     }
     $('#changes-to').value = eds.editions[0].date;
@@ -1272,7 +1392,8 @@
     const list = $('#changes-list');
     const err = $('#changes-error');
     err.hidden = true;
-    list.replaceChildren(el('p', { class: 'muted', text: 'Comparing…' }));
+    state.changesShown = { from, to };
+    list.replaceChildren(el('p', { class: 'muted', text: t('changes.comparing') }));
     let d;
     try {
       d = await getJSON('/v1/diff?from=' + encodeURIComponent(from) + '&to=' + encodeURIComponent(to));
@@ -1284,23 +1405,23 @@
     }
     const c = d.counts;
     const groups = [
-      ['amended', 'Amended', 'changed by an amendment made after the older edition'],
-      ['inserted', 'Inserted', 'in the newer edition only'],
-      ['omitted', 'Omitted', 'no longer in force in the newer edition'],
+      ['amended', t('changes.amended'), t('changes.amended_what')],
+      ['inserted', t('changes.inserted'), t('changes.inserted_what')],
+      ['omitted', t('changes.omitted'), t('changes.omitted_what')],
     ];
-    const out = [el('p', { class: 'changes-summary', text:
-      c.amended + ' amended, ' + c.inserted + ' inserted, ' + c.omitted + ' omitted; ' +
-      c.revised + ' printing differences; ' + c.unchanged + ' unchanged (' + d.from.label + ' → ' + d.to.label + ').' })];
+    const out = [el('p', { class: 'changes-summary', text: t('changes.summary', {
+      amended: c.amended, inserted: c.inserted, omitted: c.omitted, revised: c.revised, unchanged: c.unchanged,
+      from: d.from.label, to: d.to.label }) })];
     for (const [kind, title, what] of groups) {
       const items = d.changes.filter((x) => x.kind === kind);
       if (!items.length) continue;
-      out.push(el('h3', { text: title + ' (' + items.length + ')' }), el('p', { class: 'muted', text: capitalise(what) + '.' }),
+      out.push(el('h3', { text: title + ' (' + items.length + ')' }), el('p', { class: 'muted', text: what }),
         el('ul', { class: 'change-list', 'data-kind': kind }, ...items.map(changeItem)));
     }
     const revised = d.changes.filter((x) => x.kind === 'revised');
     if (revised.length) {
       out.push(el('details', { class: 'revised' },
-        el('summary', { text: 'Printing differences (' + revised.length + ')' }),
+        el('summary', { text: t('changes.revised', { n: revised.length }) }),
         el('ul', { class: 'change-list', 'data-kind': 'revised' }, ...revised.map(changeItem))));
     }
     list.replaceChildren(...out);
@@ -1309,12 +1430,13 @@
   function changeItem(x) {
     const acts = (x.acts || []).map((a) => {
       const when = longDate(a.effective_from);
-      return a.instrument + (a.clause ? ' (' + a.kind + ' ' + a.clause + ')' : ' (' + a.kind + ')') + (when ? ', with effect from ' + when : '');
+      // The Act's name and the kind of change ("inserted") are the footnote's words.
+      return t('changes.act', { act: a.instrument }) + (a.clause ? ' (' + a.kind + ' ' + a.clause + ')' : ' (' + a.kind + ')') + (when ? ', ' + t('amend.from', { date: when }) : '');
     });
     return el('li', { class: 'change', 'data-ref': x.id },
       el('button', { type: 'button', class: 'ref-link', 'data-ref': x.id, text: x.heading }),
-      acts.length ? el('p', { class: 'acts', text: 'By the ' + acts.join('; the ') + '.' }) : null,
-      x.title_from ? el('p', { class: 'muted', text: 'Title: “' + x.title_from + '” → “' + x.title_to + '”' }) : null,
+      acts.length ? el('p', { class: 'acts', text: t('changes.by', { acts: acts.join('; ') }) }) : null,
+      x.title_from ? el('p', { class: 'muted', text: t('changes.title', { from: x.title_from, to: x.title_to }) }) : null,
       x.words && x.words.length ? wordDiff(x.words) : null);
   }
 
@@ -1347,9 +1469,9 @@
       list = await loadToc();
     } catch (e) {
       box.replaceChildren(el('p', { class: 'inline-error', role: 'alert' },
-        'Could not load the table of contents: ' + e.message + ' ',
-        el('button', { type: 'button', class: 'btn', id: 'toc-retry', text: 'Retry' })));
-      $('#toc-retry').addEventListener('click', () => { box.replaceChildren(el('p', { class: 'muted', text: 'Loading…' })); renderToc(); });
+        t('toc.failed', { message: e.message }) + ' ',
+        el('button', { type: 'button', class: 'btn', id: 'toc-retry', text: t('toc.retry') })));
+      $('#toc-retry').addEventListener('click', () => { box.replaceChildren(el('p', { class: 'muted', text: t('toc.loading') })); renderToc(); });
       return;
     }
     state.tocRendered = true;
@@ -1372,12 +1494,12 @@
       let title;
       let range = '';
       if (g.kind === 'article') {
-        title = g.first.part_number ? 'Part ' + g.first.part_number + (g.first.part_title ? ' — ' + g.first.part_title : '') : 'Articles';
+        title = g.first.part_number ? t('label.part', { n: g.first.part_number }) + (g.first.part_title ? ' — ' + g.first.part_title : '') : t('toc.articles');
         const last = g.items[g.items.length - 1];
-        range = g.items.length > 1 ? 'Articles ' + g.first.number + '–' + last.number : 'Article ' + g.first.number;
+        range = g.items.length > 1 ? t('toc.article_range', { from: g.first.number, to: last.number }) : t('label.article', { n: g.first.number });
       } else {
-        title = g.kind === 'schedule' ? 'Schedules' : g.kind === 'appendix' ? 'Appendices' : capitalise(g.kind);
-        range = g.items.length + ' items';
+        title = g.kind === 'schedule' ? t('toc.schedules') : g.kind === 'appendix' ? t('toc.appendices') : capitalise(g.kind);
+        range = t('toc.items', { n: g.items.length });
       }
       const ul = el('ul', { class: 'toc-list' });
       let chapter = null;
@@ -1399,7 +1521,7 @@
         el('summary', {}, el('span', { class: 'toc-part-title', text: title }), ' ', el('span', { class: 'muted', text: range })),
         ul);
     });
-    box.replaceChildren(el('p', { class: 'muted', text: list.length + ' provisions. Open a Part to see its articles.' }), ...sections);
+    box.replaceChildren(el('p', { class: 'muted', text: t('toc.count', { n: list.length }) }), ...sections);
   }
 
   function tocEntry(p) {
@@ -1410,7 +1532,7 @@
       article ? el('span', { class: 'toc-num', text: p.number + '.' })
         : named ? el('span', { class: 'toc-name', text: provisionLabel(p) }) : null,
       el('span', { class: 'toc-title', text: p.title || p.ref }),
-      omitted ? el('span', { class: 'tag', text: 'omitted' }) : null);
+      omitted ? el('span', { class: 'tag', text: t('toc.omitted') }) : null);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1420,7 +1542,7 @@
     const box = $('#asof-result');
     const ref = state.drawer.asOfRef;
     box.hidden = false;
-    box.replaceChildren(el('p', { class: 'muted', text: 'Rebuilding…' }));
+    box.replaceChildren(el('p', { class: 'muted', text: t('asof.rebuilding') }));
     let r;
     try {
       r = await getJSON('/v1/provisions/' + encodeURIComponent(ref) + '/as-of?date=' + encodeURIComponent(date));
@@ -1430,10 +1552,11 @@
     }
     const parts = [el('p', { class: 'asof-notice', text: r.notice })];
     if (!r.existed) {
-      parts.push(el('p', { text: 'Not in the Constitution on ' + longDate(r.date) + ': inserted later by the ' +
-        ((r.inserted_by && r.inserted_by.act) || 'an amendment') + '.' }));
+      parts.push(el('p', { text: (r.inserted_by && r.inserted_by.act)
+        ? t('asof.not_yet', { date: longDate(r.date), act: r.inserted_by.act })
+        : t('asof.not_yet_unnamed', { date: longDate(r.date) }) }));
     } else if (r.as_printed) {
-      parts.push(el('p', { text: 'On ' + longDate(r.date) + ' it read as printed: no amendment after that day is recorded here.' }));
+      parts.push(el('p', { text: t('asof.as_printed', { date: longDate(r.date) }) }));
     } else {
       // The rebuilt text, each reconstructed passage marked and titled with its footnote.
       const chars = Array.from(r.text);
@@ -1446,14 +1569,14 @@
         at = Math.max(at, sp.end);
       }
       text.append(chars.slice(at).join(''));
-      parts.push(el('p', { text: 'As it read on ' + longDate(r.date) + ' (marked passages are reconstructed):' }), text);
+      parts.push(el('p', { text: t('asof.read', { date: longDate(r.date) }) }), text);
       if (r.reconstructed.length) {
         parts.push(el('ul', { class: 'asof-sources' }, ...r.reconstructed.map((sp) =>
           el('li', { text: capitalise(sp.undo.replace(/_/g, ' ')) + ': ' + sp.source.footnote }))));
       }
     }
     if (r.gaps.length) {
-      parts.push(el('p', { class: 'muted', text: 'Not rebuilt:' }), el('ul', { class: 'asof-gaps' },
+      parts.push(el('p', { class: 'muted', text: t('asof.gaps') }), el('ul', { class: 'asof-gaps' },
         ...r.gaps.map((g) => el('li', { text: capitalise(g.explanation) + (g.source ? ' — ' + g.source.footnote : '') }))));
     }
     box.replaceChildren(...parts);
@@ -1537,7 +1660,7 @@
     $('#drawer-kicker').textContent = '';
     $('#drawer-status').hidden = true;
     $('#drawer-error').hidden = true;
-    $('#drawer-text').replaceChildren(el('p', { class: 'muted', text: 'Loading the text…' }));
+    $('#drawer-text').replaceChildren(el('p', { class: 'muted', text: t('drawer.loading') }));
     for (const id of ['#drawer-amendments', '#drawer-outgoing', '#drawer-incoming']) $(id).hidden = true;
     $('#drawer-title').focus({ preventScroll: true });
 
@@ -1548,8 +1671,8 @@
       if (token !== d.token) return;
       $('#drawer-text').replaceChildren();
       $('#drawer-error').textContent = e.code === 'unknown_ref'
-        ? 'There is no provision “' + ref + '” in this text.'
-        : 'Could not load this provision: ' + e.message;
+        ? t('drawer.unknown', { ref })
+        : t('drawer.failed', { message: e.message });
       $('#drawer-error').hidden = false;
       return;
     }
@@ -1561,7 +1684,7 @@
     // Title "Article 22 — Protection against arrest …"; above it, where it sits in the text.
     const kindLabel = provisionLabel(v, true);
     const kicker = [];
-    if (v.part) kicker.push('Part ' + v.part.number + (v.part.title ? ' — ' + v.part.title : ''));
+    if (v.part) kicker.push(t('label.part', { n: v.part.number }) + (v.part.title ? ' — ' + v.part.title : ''));
     if (v.chapter) kicker.push(v.chapter);
     if (v.subheading) kicker.push(v.subheading);
     $('#drawer-kicker').textContent = kicker.join(' · ');
@@ -1570,12 +1693,12 @@
 
     const status = $('#drawer-status');
     status.hidden = v.status !== 'omitted';
-    status.textContent = 'Omitted — this provision is no longer in force. What the edition prints in its place is shown below.';
+    status.textContent = t('drawer.omitted');
 
     const page = (hl && hl.page) || (v.pages && v.pages.start);
     const pdf = $('#drawer-pdf');
     pdf.href = pdfHref(page);
-    pdf.textContent = 'Official PDF, page ' + page;
+    pdf.textContent = t('drawer.pdf_page', { page });
 
     // Highlight: a citation's span, or the clause a cross-reference points at.
     let range = null;
@@ -1621,9 +1744,9 @@
     sec.querySelector('ol').replaceChildren(...dated.map(([a]) => {
       const what = [];
       what.push(capitalise(a.kind || 'amended'));
-      if (a.instrument) what.push(' by the ' + a.instrument.replace(/^the\s+/i, '') + (a.section ? ', ' + a.section : ''));
+      if (a.instrument) what.push(' ' + t('amend.by', { act: a.instrument.replace(/^the\s+/i, '') + (a.section ? ', ' + a.section : '') }));
       const when = longDate(a.effective_from) || a.effective_text;
-      if (when) what.push(', with effect from ' + when);
+      if (when) what.push(', ' + t('amend.from', { date: when }));
       // The footnote itself only when it says more than "Ins. by … Act (w.e.f. …)", e.g.
       // which words were omitted; or when the parts above could not be read from it.
       const informative = a.raw && (!a.instrument || !/^(ins|subs|omitted|added|inserted|substituted)\b/i.test(a.raw));
@@ -1631,7 +1754,7 @@
         a.clause ? el('span', { class: 'tag', text: a.clause }) : null,
         a.clause ? ' ' : null,
         what.join('') + '.',
-        informative ? el('small', { class: 'raw', text: 'Footnote: ' + a.raw }) : null);
+        informative ? el('small', { class: 'raw', text: t('amend.footnote', { text: a.raw }) }) : null);
     }));
   }
 
@@ -1639,7 +1762,7 @@
   function longDate(iso) {
     if (!iso || !/^\d{4}-\d{2}-\d{2}$/.test(iso)) return null;
     const d = new Date(iso + 'T00:00:00Z');
-    return d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    return d.toLocaleDateString(lang === 'hi' ? 'hi-IN' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
   }
 
   function renderXrefs(x) {
@@ -1655,7 +1778,7 @@
     out.querySelector('ul').replaceChildren(...outgoing.map((r) => el('li', {}, r.to
       ? el('button', { type: 'button', class: 'ref-link', 'data-ref': r.to, 'data-clause': r.clause || null },
         refLabel(r.to) + (r.clause || '') + (tocIndex.get(r.to) ? ' — ' + tocIndex.get(r.to).title : ''))
-      : el('span', { text: r.to_part ? 'Part ' + r.to_part : r.surface }))));
+      : el('span', { text: r.to_part ? t('label.part', { n: r.to_part }) : r.surface }))));
 
     const inc = $('#drawer-incoming');
     const incoming = x.incoming || [];
@@ -1663,6 +1786,6 @@
     inc.querySelector('ul').replaceChildren(...incoming.map((r) => el('li', {},
       el('button', { type: 'button', class: 'ref-link', 'data-ref': r.from },
         refLabel(r.from) + ' — ' + r.title),
-      r.clause ? el('span', { class: 'muted', text: ' (about clause ' + r.clause + ')' }) : null)));
+      r.clause ? el('span', { class: 'muted', text: ' (' + t('xref.clause', { clause: r.clause }) + ')' }) : null)));
   }
 })();
