@@ -13,6 +13,7 @@
 //!    unavailable or nothing it wrote survives, the extractive answer (`degraded`).
 //! 8. Audit row ([`audit`]) and one `llm_calls` row per attempt.
 
+pub mod antecedent;
 pub mod audit;
 pub mod eligible;
 pub mod extract;
@@ -901,32 +902,24 @@ async fn quote_groups_text(
             let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
                 continue;
             };
+            // A part whose best provision an earlier part quoted ("Who are the members of the
+            // GST Council and who chairs it?") is answered by it — its next candidate would be
+            // noise: by its own clause (quoted below), or by the same quote above, whose
+            // heading then names both parts.
             if quoted_before {
-                // A part whose best provision an earlier part quoted ("Who are the members of
-                // the GST Council and who chairs it?") is answered by it: its own clause, or
-                // the quote above, whose heading then names both parts. Its next candidate
-                // would be noise.
                 let same = citations
                     .iter()
                     .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
-                match (same, &group.part) {
-                    (Some(i), Some(part)) => {
-                        let shown = picks[i].part.get_or_insert_with(String::new);
-                        if !shown.is_empty() {
-                            shown.push_str(" — ");
-                        }
-                        shown.push_str(part.trim());
+                if let (Some(i), Some(part)) = (same, group.part.as_deref()) {
+                    let shown = picks[i].part.get_or_insert_with(String::new);
+                    if !shown.is_empty() {
+                        shown.push_str(" — ");
                     }
-                    _ => {
-                        picks.push(Pick {
-                            part: group.part.clone(),
-                            hit: s.hit.clone(),
-                            also: false,
-                        });
-                        citations.push(c);
-                    }
+                    shown.push_str(part.trim());
+                    lead_score.get_or_insert(s.hit.score);
+                    taken += 1;
+                    continue;
                 }
-                break;
             }
             picks.push(Pick {
                 part: group.part.clone(),

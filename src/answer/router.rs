@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use nyaya_ingest::refid::find_refs;
 
+use super::antecedent;
 use crate::llm::Attempt;
 use crate::scope::{self, OutOfScope};
-use crate::search::{antecedent, split};
+use crate::search::split;
 
 /// What kind of question this is; decides how it is retrieved and answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

@@ -4,7 +4,6 @@
 //! provisions that never outrank a hit. The question's everyday words are expanded into the
 //! text's own by the [`glossary`] before either leg sees them.
 
-pub mod antecedent;
 pub mod features;
 pub mod fusion;
 pub mod gloss;

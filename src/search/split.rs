@@ -120,7 +120,7 @@ pub fn comparison_sides(question: &str) -> Option<[String; 2]> {
 
 /// The parts of a question, or an empty list when it asks one thing. Parts keep the user's
 /// words (the answer's router puts an earlier part's subject in place of a pronoun, see
-/// [`super::antecedent`]); the whole question is always searched as well. A comparison's parts are its sides.
+/// [`crate::answer::antecedent`]); the whole question is always searched as well. A comparison's parts are its sides.
 pub fn sub_queries(question: &str) -> Vec<String> {
     if let Some(sides) = comparison_sides(question) {
         return sides.to_vec();

@@ -2,8 +2,9 @@
 //! Governor and how long is *his* term?". Searched alone, "how long is his term" finds the
 //! President's term (56). This module puts the earlier part's noun phrase in the pronoun's place
 //! ("how long is the Governor's term"), so each part is a question of its own — for the search
-//! and for the reader, who sees the part above its quotes. Pure, rule-based, English only; when
-//! no noun phrase of the right number is found the part is left as the user wrote it.
+//! and for the reader, who sees the part above its quotes. The router applies it to the parts
+//! `search::split` cuts; search's own fused split keeps the user's words (ADR 0007). Pure,
+//! rule-based, English only; when no noun phrase fits, the part is left as the user wrote it.
 
 use std::sync::LazyLock;
 
