@@ -276,7 +276,7 @@ pub fn dump_lines(
         };
         let answer = outcomes.iter().find(|o| o.id == c.id).map(|o| {
             serde_json::json!({
-                "route": o.route, "refused": o.refused, "cited": o.cited,
+                "route": o.route, "refused": o.refused, "cited": o.cited, "quotes": o.quotes,
                 "retrieved": o.retrieved.iter().take(10).collect::<Vec<_>>(),
                 "scores": o.scores,
             })

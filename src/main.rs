@@ -264,7 +264,7 @@ struct EvalArgs {
     #[arg(long, default_value = "eval/baseline.json")]
     baseline_file: PathBuf,
     /// Write one JSON line per case (question, expected refs, pinned and unpinned top 10, and
-    /// with --answers what the answer cited) to this file, for analysis.
+    /// with --answers what the answer cited and quoted) to this file, for analysis.
     #[arg(long)]
     dump: Option<PathBuf>,
 }

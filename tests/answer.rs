@@ -263,6 +263,27 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "{}",
         r.answer
     );
+    // An "also relevant" provision of a tier of government the question does not name is
+    // left out (the Houses of Parliament's quorum, 100, not a State Legislature's, 189) —
+    // unless the lead refers to it (217 removes a High Court judge "in the manner provided in
+    // clause (4) of article 124").
+    let r = ask(
+        &a,
+        "what is the quorum for a sitting of lok sabha or rajya sabha",
+        AnswerMode::Extractive,
+        "t-tier",
+    )
+    .await;
+    let c = cited(&r);
+    assert!(c.first() == Some(&"100") && !c.contains(&"189"), "{c:?}");
+    let r = ask(
+        &a,
+        "How can a high court judge be removed from office?",
+        AnswerMode::Extractive,
+        "t-tier-referred",
+    )
+    .await;
+    assert_eq!(cited(&r), ["217", "124"], "{}", r.answer);
     // llm mode with no LLM configured degrades to quotes.
     let r = ask(&a, POLICE, AnswerMode::Llm, "t-nollm").await;
     assert!(r.degraded && !r.llm_used && cited(&r)[0] == "22");

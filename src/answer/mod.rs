@@ -23,6 +23,7 @@ pub mod messages;
 pub mod quote;
 pub mod router;
 pub mod scrub;
+pub mod tier;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -882,6 +883,7 @@ async fn quote_groups_text(
         }
         let mut taken = 0;
         let mut lead_score: Option<f64> = None;
+        let mut lead_refers_to: Vec<String> = Vec::new();
         for s in mine {
             if taken == group.take {
                 break;
@@ -898,6 +900,10 @@ async fn quote_groups_text(
                 if (lead - s.hit.score).abs() > a.quote_weights.also_gap {
                     continue;
                 }
+            }
+            let also = group.part.is_none() && taken > 0 && !s.hit.pinned;
+            if also && !exempt && also_in_another_tier(&group.query, s, &lead_refers_to) {
+                continue;
             }
             let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
                 continue;
@@ -924,14 +930,39 @@ async fn quote_groups_text(
             picks.push(Pick {
                 part: group.part.clone(),
                 hit: s.hit.clone(),
-                also: group.part.is_none() && taken > 0 && !s.hit.pinned,
+                also,
             });
             citations.push(c);
+            if lead_score.is_none() {
+                lead_refers_to = s
+                    .view
+                    .cross_refs
+                    .outgoing
+                    .iter()
+                    .filter_map(|r| r.to.clone())
+                    .collect();
+            }
             lead_score.get_or_insert(s.hit.score);
             taken += 1;
         }
     }
     Ok((picks, citations))
+}
+
+/// Whether `candidate`, as a one-question answer's "also relevant" provision, belongs to a
+/// tier of government the question does not name, when it names one ("Can the President
+/// pardon …?" → a Governor's Article; "… a Supreme Court judge …" → a High Court one): the
+/// parallel Article of another tier reads alike, so retrieval cannot tell it apart, but it
+/// does not answer. Not when the lead refers to it (217's "in the manner provided in clause
+/// (4) of article 124"): `lead_refers_to` is the lead's outgoing cross-references.
+fn also_in_another_tier(question: &str, candidate: &Scored, lead_refers_to: &[String]) -> bool {
+    let provision = candidate
+        .view
+        .part
+        .as_ref()
+        .and_then(|p| tier::of_part(&p.number));
+    tier::mismatch(tier::named_in(question), provision)
+        && !lead_refers_to.contains(&candidate.hit.ref_id)
 }
 
 /// The citation of one span: its quote (verbatim by construction, checked anyway), label,
