@@ -74,7 +74,7 @@ test: db-up browser ## fmt, clippy -D warnings, every test (unit, corpus, integr
 	@# dependencies whose features differ without the dev-dependencies).
 	target/debug/nyaya ingest
 	target/debug/nyaya eval --split dev --answers --gates retrieval,answers
-	target/debug/nyaya eval --golden eval/golden/multilingual.jsonl --split dev --gates multilingual
+	target/debug/nyaya eval --golden eval/golden/multilingual.jsonl --split dev --answers --gates multilingual
 	@# cargo ends on a doc-test line that may count 0; close on the whole run's count instead.
 	@awk '/^test result:/ {p += $$4; f += $$6} END {printf "tests: %d passed, %d failed; dev retrieval, answer and multilingual gates passed\n", p, f}' .cache/test.log
 
@@ -84,17 +84,17 @@ NYAYA ?= target/release/nyaya
 gates: db-up build ## The dev split's retrieval and answer gates (eval/gates.toml, eval/baseline.json); fails on a miss
 	$(NYAYA) ingest
 	$(NYAYA) eval --split dev --answers --gates retrieval,answers
-	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split dev --gates multilingual
+	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split dev --answers --gates multilingual
 
 eval: db-up build ## Dev split: metrics, every gate, a report in eval/reports/
 	$(NYAYA) ingest
 	$(NYAYA) eval --split dev --answers --gates retrieval,answers --report
-	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split dev --gates multilingual
+	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split dev --answers --gates multilingual
 
 eval-test: db-up build ## Test split (release check; never tune on it): metrics, gates, report
 	$(NYAYA) ingest
 	$(NYAYA) eval --split test --answers --gates retrieval,answers --report
-	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split test --gates multilingual
+	$(NYAYA) eval --golden eval/golden/multilingual.jsonl --split test --answers --gates multilingual
 
 eval-baseline: db-up build ## Store the dev and test figures as the new baseline (review the diff)
 	$(NYAYA) ingest

@@ -254,13 +254,13 @@ struct EvalArgs {
     /// validity, refusals and routes (the "answers" gates).
     #[arg(long)]
     answers: bool,
-    /// Store this run's figures as the split's baseline in the baseline file.
+    /// Store this run's figures as the baseline of the split (of this golden set) in the file.
     #[arg(long)]
     write_baseline: bool,
     /// The gates file.
     #[arg(long, default_value = "eval/gates.toml")]
     gates_file: PathBuf,
-    /// The baseline file (per split).
+    /// The baseline file (per split; "<file stem>/<split>" for a golden set not the shipped one).
     #[arg(long, default_value = "eval/baseline.json")]
     baseline_file: PathBuf,
     /// Write one JSON line per case (question, expected refs, pinned and unpinned top 10, and
@@ -277,6 +277,10 @@ struct Selection {
     paraphrases: Option<nyaya_eval::ParaphraseSet>,
     /// The shipped golden set (so its eligibility cases go with it).
     shipped: bool,
+    /// Where this run's figures sit in the baseline file: the split for the shipped set,
+    /// "<file stem>/<split>" for any other (the multilingual set's figures are not the
+    /// English set's).
+    baseline_key: String,
 }
 
 impl Selection {
@@ -378,11 +382,21 @@ impl GoldenArgs {
         let paraphrases = paraphrase_path
             .map(|p| nyaya_eval::ParaphraseSet::load(&p, &set).map_err(|e| bad(&p, e)))
             .transpose()?;
+        let baseline_key = if shipped {
+            split.clone()
+        } else {
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("golden");
+            format!("{stem}/{split}")
+        };
         Ok(Selection {
             cases,
             split,
             paraphrases,
             shipped,
+            baseline_key,
         })
     }
 }
@@ -1353,7 +1367,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         let text = std::fs::read_to_string(&args.gates_file)
             .map_err(|e| AppError::Resource(format!("{}: {e}", args.gates_file.display())))?;
         let g = nyaya_eval::Gates::parse(&text).map_err(|e| AppError::BadRequest(e.to_string()))?;
-        let results = nyaya_eval::check_gates(&g, group, &flat, baseline.get(split));
+        let results = nyaya_eval::check_gates(&g, group, &flat, baseline.get(&sel.baseline_key));
         eprint!("{}", nyaya_eval::gates::render(&results));
         if results.iter().any(|r| !r.passed) {
             eprintln!("gates: FAILED ({group}, {split} split)");
@@ -1368,13 +1382,14 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             .into_iter()
             .map(|(k, v)| (k, (v * 1e4).round() / 1e4))
             .collect();
-        baseline.insert(split.clone(), rounded);
+        baseline.insert(sel.baseline_key.clone(), rounded);
         let text = serde_json::to_string_pretty(&baseline).unwrap_or_default();
         std::fs::write(&args.baseline_file, text + "\n")
             .map_err(|e| AppError::Resource(format!("{}: {e}", args.baseline_file.display())))?;
         eprintln!(
-            "baseline: {} updated ({split} split)",
-            args.baseline_file.display()
+            "baseline: {} updated ({})",
+            args.baseline_file.display(),
+            sel.baseline_key
         );
     }
     Ok(code)

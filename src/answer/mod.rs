@@ -451,7 +451,7 @@ pub async fn ask(
 
     // 6. Quote.
     let t = Instant::now();
-    let groups = quote_groups(&routing, &searches);
+    let groups = quote_groups(&routing, &searches, run.language);
     let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
     let (picks, citations) = quote_groups_text(a, document_id, &groups).await?;
     run.timings.quote = ms(t);
@@ -678,6 +678,10 @@ struct Group {
     take: usize,
     /// A follow-up's previous refs: shown whatever their gap to the lead.
     context_refs: Vec<String>,
+    /// Candidates keep retrieval's order instead of competing by their best span: the span
+    /// step's similarity is the English embedder's, which cannot read a question in another
+    /// language, while retrieval's order came from the multilingual leg.
+    retrieval_order: bool,
 }
 
 /// Retrieval candidates this many deep compete for the quotes, by their best span.
@@ -686,7 +690,11 @@ const QUOTE_CANDIDATES: usize = 3;
 /// What each search offers: the pinned hits of a lookup (up to 3, all quoted); otherwise the
 /// top [`QUOTE_CANDIDATES`] (and, for a follow-up, the previous answer's refs retrieval
 /// returned), of which the best one per part (or two for a single question) are quoted.
-fn quote_groups(routing: &Routing, searches: &[(Option<String>, SearchResponse)]) -> Vec<Group> {
+fn quote_groups(
+    routing: &Routing,
+    searches: &[(Option<String>, SearchResponse)],
+    language: crate::language::Language,
+) -> Vec<Group> {
     searches
         .iter()
         .filter(|(part, s)| part.is_none() || s.coverage.covered)
@@ -726,6 +734,7 @@ fn quote_groups(routing: &Routing, searches: &[(Option<String>, SearchResponse)]
                 },
                 take,
                 context_refs: routing.context_refs.clone(),
+                retrieval_order: language != crate::language::Language::English,
             }
         })
         .collect()
@@ -878,7 +887,7 @@ async fn quote_groups_text(
     let mut citations: Vec<Citation> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let mut mine: Vec<&Scored> = scored.iter().filter(|s| s.group == g).collect();
-        if !mine.iter().any(|s| s.hit.pinned) {
+        if !group.retrieval_order && !mine.iter().any(|s| s.hit.pinned) {
             mine.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.rank.cmp(&y.rank)));
         }
         let mut taken = 0;
