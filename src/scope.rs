@@ -21,12 +21,14 @@
 //!   say?") are not out of scope; only requests to *write* something new are
 //!   ([`OutOfScope::CreativeTask`]). Injection attempts are always out of scope.
 //!
+//! The word lists the rules use (offices, countries, words that are not names …) are in
+//! `data/scope.toml`; the rules for questions not in English in `data/scope_indic.toml`.
 //! Everything is compiled once (`LazyLock`); [`check`] does no I/O and allocates little.
 
 use std::sync::LazyLock;
 
 use regex::Regex;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why a question is outside what the Constitution's text can answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
@@ -296,10 +298,6 @@ fn is_shouting(text: &str) -> bool {
 /// small function words after the first word when there are some (a statute's or a case's
 /// name is capitalised, its surrounding "is the ... of" is not), else by all longer words.
 fn is_title_case(text: &str) -> bool {
-    const SMALL: &[&str] = &[
-        "is", "the", "of", "in", "a", "an", "for", "to", "on", "and", "or", "can", "does", "do",
-        "what", "who", "how", "are", "by", "with", "be",
-    ];
     let words: Vec<&str> = text
         .split_whitespace()
         .skip(1)
@@ -309,7 +307,7 @@ fn is_title_case(text: &str) -> bool {
     let small: Vec<&str> = words
         .iter()
         .copied()
-        .filter(|w| SMALL.contains(&w.to_lowercase().as_str()))
+        .filter(|w| listed(&WORDS.small_words, &w.to_lowercase()))
         .collect();
     if small.len() >= 2 {
         return small.iter().filter(capital).count() * 2 > small.len();
@@ -348,27 +346,81 @@ static ANCHOR: LazyLock<Regex> = LazyLock::new(|| {
 // Vocabulary shared by several rules
 // ---------------------------------------------------------------------------------------------
 
-/// Offices whose *holder* is a current-affairs fact ("who is the Governor of Kerala?").
-const OFFICE: &str = r"(?:prime\s+minister|pm|vice[\s-]+president|president|chief\s+justice(?:\s+of\s+india)?|cji|chief\s+minister|cm|lieutenant\s+governor|lt\.?\s+governor|governor|deputy\s+speaker|speaker|chief\s+election\s+commissioner|cec|election\s+commissioner|attorney[\s-]+general|solicitor[\s-]+general|cag|comptroller\s+and\s+auditor[\s-]+general|(?:union\s+|central\s+)?(?:finance|home|defen[cs]e|external\s+affairs|foreign|law|education|health|railways?)\s+minister|leader\s+of\s+(?:the\s+)?opposition|army\s+chief|chief\s+of\s+(?:the\s+)?(?:army|defen[cs]e|naval|air)\s+staff|rbi\s+governor|mayor|mla|mp)";
+/// The word lists and alternatives of `data/scope.toml`; the file says what each is for and
+/// what was left out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Words {
+    /// Capitalised words that are not names ([`is_name_word`]). Lowercase, as are all the word
+    /// lists.
+    not_a_name: Vec<String>,
+    /// The last word before "Act" that marks a statute's subject ([`statute_act`]).
+    statute_topic: Vec<String>,
+    /// Ordinals in words, matched as a word's ending ([`is_ordinal`]).
+    ordinal_words: Vec<String>,
+    /// Words that end a statute's name when reading backwards from "Act".
+    name_stop: Vec<String>,
+    /// Words that show "who is the X of Y …" asks about the office ([`office_holder`]).
+    not_a_place: Vec<String>,
+    /// The function words whose capitals [`is_title_case`] counts.
+    small_words: Vec<String>,
+    /// Acts the Constitution itself names: not another law.
+    constitution_acts: Vec<String>,
+    /// Offices whose holder is a current-affairs fact.
+    office: Vec<Alternative>,
+    country: Vec<Alternative>,
+    country_noun: Vec<Alternative>,
+    /// Matched case-sensitively ("us" is a pronoun).
+    country_abbr: Vec<Alternative>,
+    /// Another country's founding law.
+    charter: Vec<Alternative>,
+    institution: Vec<Alternative>,
+    institution_adjective: Vec<Alternative>,
+    statute_abbreviation: Vec<Alternative>,
+    reported_case: Vec<Alternative>,
+    party: Vec<Alternative>,
+    person: Vec<Alternative>,
+    sport: Vec<Alternative>,
+}
 
-/// Other countries, case-insensitively ("Nepal" but not "Nepali", a listed language).
-const COUNTRY: &str = r"(?:united\s+states(?:\s+of\s+america)?|america|american|united\s+kingdom|great\s+britain|britain|british|england|pakistan|pakistani|bangladesh|bangladeshi|sri\s+lanka|sri\s+lankan|nepal|nepalese|china|chinese|japan|japanese|germany|german|france|french|russia|russian|soviet\s+union|ussr|canada|canadian|australia|australian|south\s+africa|south\s+african|ireland|irish|switzerland|swiss|italy|italian|spain|spanish|brazil|brazilian|mexico|mexican|israel|israeli|iran|iranian|saudi\s+arabia|saudi|afghanistan|myanmar|burma|new\s+zealand|singapore|malaysia|indonesia|egypt|nigeria|kenya|north\s+korea|south\s+korea|european\s+union|the\s+eu)";
+/// One alternative of a group in `data/scope.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Alternative {
+    /// Words matched literally, with any run of whitespace between them.
+    Phrase(String),
+    /// A regex fragment, used as written.
+    Regex { regex: String },
+}
 
-/// Country nouns only (not adjectives), for "does the UK have ...".
-const COUNTRY_NOUN: &str = r"(?:united\s+states(?:\s+of\s+america)?|america|united\s+kingdom|great\s+britain|britain|england|pakistan|bangladesh|sri\s+lanka|nepal|china|japan|germany|france|russia|canada|australia|south\s+africa|ireland|switzerland|italy|spain|brazil|mexico|israel|iran|saudi\s+arabia|afghanistan|myanmar|new\s+zealand|singapore|north\s+korea|south\s+korea)";
+impl Alternative {
+    fn pattern(&self) -> String {
+        match self {
+            Alternative::Phrase(words) => words
+                .split_whitespace()
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join(r"\s+"),
+            Alternative::Regex { regex } => regex.clone(),
+        }
+    }
+}
 
-/// Case-sensitive abbreviations ("us" is a pronoun: "can the government tax us?").
-const COUNTRY_ABBR: &str = r"(?:US|U\.S\.A?\.?|USA|UK|U\.K\.?)";
+/// `alternatives` as one non-capturing group, in their order: `(?:prime\s+minister|pm|…)`.
+fn group(alternatives: &[Alternative]) -> String {
+    let patterns: Vec<String> = alternatives.iter().map(Alternative::pattern).collect();
+    format!("(?:{})", patterns.join("|"))
+}
 
-/// What a country has that a question could ask about.
-/// Another country's founding law: out of scope even in a question about this Constitution.
-const CHARTER: &str = r"(?:constitutions?|constitutional\s+law|bill\s+of\s+rights|amendments?)";
+/// Is `word` (lowercased and trimmed by the caller) in `list`?
+fn listed(list: &[String], word: &str) -> bool {
+    list.iter().any(|w| w == word)
+}
 
-const INSTITUTION: &str = r"(?:constitutions?|constitutional\s+law|parliament|congress|senate|house\s+of\s+(?:commons|lords|representatives)|presidents?|prime\s+ministers?|pm|supreme\s+court|high\s+courts?|courts?|judges|judiciary|laws?|legal\s+system|government|monarch|monarchy|king|queen|crown|elections?|federalism|federal\s+system|bill\s+of\s+rights|amendments?|army|military|cabinet|chancellor|head\s+of\s+state|legislature)";
-
-/// Adjectives allowed between a country and an institution ("US federal government").
-const INST_ADJ: &str =
-    r"(?:written|unwritten|federal|supreme|national|central|current|original|own|state)";
+static WORDS: LazyLock<Words> = LazyLock::new(|| {
+    toml::from_str(include_str!("../data/scope.toml"))
+        .expect("data/scope.toml is valid (a unit test parses it)")
+});
 
 // ---------------------------------------------------------------------------------------------
 // The rules
@@ -378,6 +430,17 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(build_rules);
 
 fn build_rules() -> Vec<Rule> {
     use OutOfScope::*;
+    let w = &*WORDS;
+    let [office, country, country_noun, country_abbr, charter, institution, inst_adj] = [
+        &w.office,
+        &w.country,
+        &w.country_noun,
+        &w.country_abbr,
+        &w.charter,
+        &w.institution,
+        &w.institution_adjective,
+    ]
+    .map(|alternatives| group(alternatives));
     let mut rules = Vec::new();
     let mut add = |class, weak, pattern: &str| {
         rules.push(Rule {
@@ -413,19 +476,19 @@ fn build_rules() -> Vec<Rule> {
     // institutions only when the question is not anchored in this Constitution ("Who gave
     // India its constitution — the British parliament or the people?" asks this text).
     for p in [
-        format!(r"\b{COUNTRY}(?:'s|s')?\s+(?:{INST_ADJ}\s+)?{CHARTER}\b"),
-        format!(r"\b{CHARTER}\s+(?:of|in)\s+(?:the\s+)?{COUNTRY}\b"),
+        format!(r"\b{country}(?:'s|s')?\s+(?:{inst_adj}\s+)?{charter}\b"),
+        format!(r"\b{charter}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
     ] {
         add(OtherCountry, false, &p);
     }
     for p in [
-        format!(r"\b{COUNTRY}(?:'s|s')?\s+(?:{INST_ADJ}\s+)?{INSTITUTION}\b"),
-        format!(r"\b{INSTITUTION}\s+(?:of|in)\s+(?:the\s+)?{COUNTRY}\b"),
+        format!(r"\b{country}(?:'s|s')?\s+(?:{inst_adj}\s+)?{institution}\b"),
+        format!(r"\b{institution}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
     ] {
         add(OtherCountry, true, &p);
     }
     for p in [
-        format!(r"\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?{COUNTRY_NOUN}\s+(?:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"),
+        format!(r"\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?{country_noun}\s+(?:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"),
         r"\b(?:first|second|fourth|fifth|sixth|eighth|fourteenth|1st|2nd|4th|5th|6th|8th|14th)\s+amendment\s+(?:protect|protects|protected|protection|rights?|freedoms?|guarantees?|right\s+to)\b|\bplead(?:ing)?\s+the\s+fifth\b|\bmiranda\s+(?:rights|warnings?)\b".to_string(),
         r"\b(?:borrowed|taken|adopted|copied|inspired)\s+(?:from|by)\s+(?:other|foreign|which|different)\s+(?:countries|country|nations?|constitutions?)\b".to_string(),
     ] {
@@ -446,7 +509,7 @@ fn build_rules() -> Vec<Rule> {
         // "Which court decided …": past tense asks about a case ("who decides" asks the text).
         r"\b(?:which|what)\s+(?:court|bench|judges?|high\s+court)\s+(?:decided|heard|delivered|ruled|struck\s+down|upheld)\b|\bwho\s+(?:decided|heard|delivered|wrote)\s+(?:the\s+)?(?:judg(?:e)?ment|verdict|ruling|case)\b",
         // Reported cases asked about by name alone ("Kesavananda Bharati", "Minerva Mills").
-        r"\b(?:kesavananda|golak\s?nath|minerva\s+mills|maneka\s+gandhi|puttaswamy|vishaka|shah\s+bano|indra\s+sawhney|bommai|navtej|shayara\s+bano|adm\s+jabalpur|olga\s+tellis|champakam|shankari\s+prasad|sajjan\s+singh|coelho|kihoto|nabam\s+rebia|unnikrishnan|anuradha\s+bhasin|shreya\s+singhal|romesh\s+thappar|kharak\s+singh|bachan\s+singh)\b",
+        &format!(r"\b{}\b", group(&w.reported_case)),
     ] {
         add(CaseLaw, false, p);
     }
@@ -454,7 +517,10 @@ fn build_rules() -> Vec<Rule> {
 
     // --- OtherLaw: statutes, codes, procedures and rates set outside the Constitution.
     for p in [
-        r"\b(?:ipc|i\.p\.c\.?|crpc|cr\.?\s?p\.?\s?c\.?|bns|bnss|bsa|cpc|c\.p\.c\.?|ndps|pmla|uapa|pocso|afspa|mgnrega|nrega|fema|sarfaesi|ibc|cgst|igst|sgst|tada|pota|mcoca|rti|caa)\b|\b(?:rte|sc/st)\s+act\b",
+        &format!(
+            r"\b{}\b|\b(?:rte|sc/st)\s+act\b",
+            group(&w.statute_abbreviation)
+        ),
         r"\bindian\s+penal\s+code\b|\bpenal\s+code\b|\bcode\s+of\s+(?:criminal|civil)\s+procedure\b|\b(?:criminal|civil)\s+procedure\s+code\b|\bbharatiya\s+(?:nyaya|nagarik|sakshya)\b|\bsanhita\b|\badhiniyam\b|\blabour\s+codes?\b",
         r"\bright\s+to\s+information\s+(?:act|application|request|fees?|officer|portal)\b",
         r"\bincome[\s-]?tax\s+(?:slabs?|brackets?|rates?|returns?|refunds?|regime|exemptions?|deductions?)\b|\btax\s+(?:slabs?|brackets?|returns?|refunds?|regime)\b|\bgst\s+(?:rates?|slabs?|returns?|registration|number)\b|\bitr\b|\btds\b|\b80c\b|\bevade\s+(?:income\s+)?tax(?:es)?\b|\btax\s+evasion\b",
@@ -491,14 +557,14 @@ fn build_rules() -> Vec<Rule> {
     add(
         CurrentAffairs,
         true,
-        &format!(r"\b(?:current|incumbent|present[\s-]day|today'?s)\s+{OFFICE}\b"),
+        &format!(r"\b(?:current|incumbent|present[\s-]day|today'?s)\s+{office}\b"),
     );
     for p in [
         r"\b(?:19|20)\d\d\b[^.?!]{0,40}\b(?:elections?|polls)\b|\b(?:elections?|polls)\b[^.?!]{0,40}\b(?:19|20)\d\d\b",
         r"\bgdp\b|\binflation\s+rate\b|\bcurrent\s+inflation\b|\brepo\s+rate\b|\bsensex\b|\bnifty\b|\bexchange\s+rate\b|\b(?:petrol|diesel|fuel|gold|onion)\s+prices?\b|\bprice\s+of\s+(?:petrol|diesel|gold|onions?)\b|\bunemployment\s+rate\b|\bfiscal\s+deficit\b|\bwhat\s+is\s+the\s+population\b",
         r"\b(?:latest|today'?s|recent|breaking|current)\s+news\b|\bnews\s+(?:today|headlines|updates?)\b|\bheadlines\b",
         r"\b(?:union\s+|interim\s+)?budget\s+(?:20\d\d|for\s+20\d\d|this\s+year|announcements?|allocations?|highlights)\b|\b20\d\d(?:-\d\d)?\s+budget\b",
-        r"\b(?:bjp|aap|tmc|dmk|aiadmk|bsp|ncp|shiv\s+sena|jdu|rjd|tdp|ysrcp|brs|cpi\(m\)|nda|upa|india\s+bloc|congress\s+party|bharatiya\s+janata\s+party)\b",
+        &format!(r"\b{}\b", group(&w.party)),
     ] {
         add(CurrentAffairs, true, p);
     }
@@ -530,7 +596,7 @@ fn build_rules() -> Vec<Rule> {
         r"\bwhat(?:'s|\s+is)\s+\d+\s*[-+*/x^]\s*\d+\b|\bsolve\s+(?:this|the)\s+(?:equation|sum|problem)\b",
         r"\bsymptoms?\s+of\b|\bcure\s+for\b|\bhome\s+remed(?:y|ies)\b|\bmedicine\s+for\b|\blose\s+weight\b|\bweight\s+loss\b",
         &format!(
-            r"\bwho\s+(?:was|were)\s+the\s+(?:first|last|previous|former|second|third|[a-z]+th|\d+(?:st|nd|rd|th))\s+{OFFICE}\b"
+            r"\bwho\s+(?:was|were)\s+the\s+(?:first|last|previous|former|second|third|[a-z]+th|\d+(?:st|nd|rd|th))\s+{office}\b"
         ),
         r"\bwhen\s+did\s+india\s+(?:get|gain|achieve|win|become)\s+(?:its\s+)?independen",
     ] {
@@ -538,8 +604,8 @@ fn build_rules() -> Vec<Rule> {
     }
     for p in [
         r"\bcapital\s+(?:city\s+)?of\b",
-        r"\b(?:ambedkar|nehru|sardar\s+patel|rajendra\s+prasad|mahatma\s+gandhi|b\.?\s?n\.?\s+rau)\b",
-        r"\b(?:cricket|football|soccer|ipl|world\s+cup|olympics?|fifa|tennis|hockey|kabaddi|badminton|match\s+score|live\s+score)\b",
+        &format!(r"\b{}\b", group(&w.person)),
+        &format!(r"\b{}\b", group(&w.sport)),
         r"\bwhich\s+(?:stocks?|shares?|mutual\s+funds?|crypto(?:currency|currencies)?|coins?)\s+(?:should|to|are|is)\b|\bstocks?\s+(?:tips?|to\s+buy|price)\b|\bshare\s+price\b|\bhow\s+(?:do|should|can)\s+i\s+invest\b|\bbitcoin\b|\bcrypto(?:currency|currencies)?\b|\bmutual\s+funds?\b",
     ] {
         add(GeneralKnowledge, true, p);
@@ -558,18 +624,18 @@ fn build_rules() -> Vec<Rule> {
     cased(
         OtherCountry,
         false,
-        &format!(r"\b{COUNTRY_ABBR}(?:'s)?\s+(?i:(?:{INST_ADJ}\s+)?{INSTITUTION})\b"),
+        &format!(r"\b{country_abbr}(?:'s)?\s+(?i:(?:{inst_adj}\s+)?{institution})\b"),
     );
     cased(
         OtherCountry,
         false,
-        &format!(r"(?i:\b{INSTITUTION}\s+(?:of|in)\s+(?:the\s+)?){COUNTRY_ABBR}(?:\W|$)"),
+        &format!(r"(?i:\b{institution}\s+(?:of|in)\s+(?:the\s+)?){country_abbr}(?:\W|$)"),
     );
     cased(
         OtherCountry,
         false,
         &format!(
-            r"(?i:\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?){COUNTRY_ABBR}\s+(?i:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"
+            r"(?i:\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?){country_abbr}\s+(?i:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"
         ),
     );
     rules
@@ -579,278 +645,8 @@ fn build_rules() -> Vec<Rule> {
 // Rules that need code
 // ---------------------------------------------------------------------------------------------
 
-/// Capitalised words that are not case names: function words and the Constitution's own
-/// vocabulary ("In case of emergency", "the President's case", "Lok Sabha vs Rajya Sabha").
-const NOT_A_NAME: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "in",
-    "on",
-    "of",
-    "for",
-    "to",
-    "and",
-    "or",
-    "but",
-    "if",
-    "what",
-    "which",
-    "who",
-    "whom",
-    "whose",
-    "when",
-    "where",
-    "why",
-    "how",
-    "is",
-    "are",
-    "was",
-    "were",
-    "do",
-    "does",
-    "did",
-    "can",
-    "could",
-    "should",
-    "would",
-    "will",
-    "shall",
-    "may",
-    "might",
-    "must",
-    "this",
-    "that",
-    "these",
-    "those",
-    "my",
-    "our",
-    "your",
-    "his",
-    "her",
-    "their",
-    "its",
-    "any",
-    "every",
-    "each",
-    "some",
-    "such",
-    "no",
-    "not",
-    "i",
-    "we",
-    "you",
-    "he",
-    "she",
-    "it",
-    "they",
-    "please",
-    "tell",
-    "me",
-    "explain",
-    "summarise",
-    "summarize",
-    "describe",
-    "about",
-    "under",
-    "after",
-    "before",
-    "during",
-    "since",
-    "as",
-    "at",
-    "by",
-    "with",
-    "from",
-    "give",
-    "show",
-    "list",
-    "name",
-    "also",
-    "then",
-    "so",
-    "yes",
-    "ok",
-    "okay",
-    "hi",
-    "hello",
-    "dear",
-    "sir",
-    "madam",
-    "in",
-    "special",
-    "test",
-    "worst",
-    "best",
-    "same",
-    "other",
-    "another",
-    "first",
-    "second",
-    "third",
-    "last",
-    "final",
-    "famous",
-    "landmark",
-    "recent",
-    "india",
-    "indian",
-    "bharat",
-    "constitution",
-    "constitutional",
-    "article",
-    "articles",
-    "art",
-    "part",
-    "chapter",
-    "schedule",
-    "list",
-    "union",
-    "state",
-    "states",
-    "centre",
-    "center",
-    "central",
-    "government",
-    "govt",
-    "president",
-    "vice",
-    "vice-president",
-    "governor",
-    "parliament",
-    "lok",
-    "rajya",
-    "sabha",
-    "vidhan",
-    "parishad",
-    "legislature",
-    "legislative",
-    "assembly",
-    "council",
-    "house",
-    "houses",
-    "speaker",
-    "chairman",
-    "minister",
-    "ministers",
-    "prime",
-    "chief",
-    "justice",
-    "judge",
-    "judges",
-    "court",
-    "courts",
-    "supreme",
-    "high",
-    "emergency",
-    "emergencies",
-    "election",
-    "elections",
-    "commission",
-    "commissioner",
-    "attorney",
-    "general",
-    "comptroller",
-    "auditor",
-    "finance",
-    "public",
-    "service",
-    "services",
-    "panchayat",
-    "panchayats",
-    "municipality",
-    "municipalities",
-    "scheduled",
-    "caste",
-    "castes",
-    "tribe",
-    "tribes",
-    "backward",
-    "classes",
-    "fundamental",
-    "rights",
-    "right",
-    "duties",
-    "duty",
-    "directive",
-    "principles",
-    "preamble",
-    "amendment",
-    "amendments",
-    "act",
-    "bill",
-    "bills",
-    "money",
-    "ordinance",
-    "citizen",
-    "citizens",
-    "citizenship",
-    "national",
-    "official",
-    "language",
-    "languages",
-    "hindi",
-    "english",
-    "republic",
-    "federal",
-    "police",
-    "army",
-    "defence",
-    "armed",
-    "forces",
-    "territory",
-    "territories",
-    "delhi",
-    "capital",
-    "cabinet",
-    "office",
-    "tribunal",
-    "tribunals",
-    "writ",
-    "writs",
-    "habeas",
-    "corpus",
-    "mandamus",
-    "certiorari",
-    "quo",
-    "warranto",
-    "prohibition",
-    "reservation",
-    "minority",
-    "minorities",
-    "religion",
-    "equality",
-    "liberty",
-    "freedom",
-    "property",
-    "tax",
-    "taxes",
-    "gst",
-    "trade",
-    "commerce",
-    "consolidated",
-    "fund",
-    "contingency",
-    "audit",
-    "accounts",
-    "law",
-    "laws",
-    "ministry",
-    "cji",
-    "pm",
-    "cm",
-    "mla",
-    "mp",
-    "mps",
-    "mlas",
-    "sc",
-    "st",
-    "obc",
-    "ews",
-    "upsc",
-    "psc",
-];
-
+/// Could `word` be part of a name: not a number, a Roman numeral or a word of `not_a_name`
+/// (function words and the Constitution's own vocabulary).
 fn is_name_word(word: &str) -> bool {
     let w = word
         .trim_matches(|c: char| !c.is_alphanumeric())
@@ -860,7 +656,7 @@ fn is_name_word(word: &str) -> bool {
     !w.is_empty()
         && !roman
         && !w.chars().all(|c| c.is_ascii_digit())
-        && !NOT_A_NAME.contains(&w.as_str())
+        && !listed(&WORDS.not_a_name, &w)
 }
 
 static CASE_NAME: LazyLock<Regex> = LazyLock::new(|| {
@@ -891,130 +687,19 @@ fn case_name(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// The last word before "Act" that marks a statute's subject ("Hindu Marriage Act").
-const STATUTE_TOPIC: &[&str] = &[
-    "marriage",
-    "marriages",
-    "succession",
-    "companies",
-    "company",
-    "tax",
-    "taxes",
-    "income-tax",
-    "information",
-    "rti",
-    "evidence",
-    "contract",
-    "contracts",
-    "vehicles",
-    "vehicle",
-    "protection",
-    "prevention",
-    "prohibition",
-    "dowry",
-    "arms",
-    "atrocities",
-    "violence",
-    "registration",
-    "stamp",
-    "stamps",
-    "waqf",
-    "wakf",
-    "citizenship",
-    "rent",
-    "wages",
-    "wage",
-    "factories",
-    "disputes",
-    "insolvency",
-    "bankruptcy",
-    "copyright",
-    "patents",
-    "trade marks",
-    "trademarks",
-    "customs",
-    "excise",
-    "pmla",
-    "uapa",
-    "ndps",
-    "pocso",
-    "afspa",
-    "mgnrega",
-    "nrega",
-    "powers",
-    "secrets",
-    "adoption",
-    "guardianship",
-    "guardians",
-    "maintenance",
-    "rte",
-    "acquisition",
-    "forest",
-    "environment",
-    "pollution",
-    "data",
-    "aadhaar",
-    "worship",
-    "societies",
-    "trusts",
-    "partnership",
-    "limitation",
-    "arbitration",
-    "goods",
-    "instruments",
-    "banking",
-    "regulation",
-    "telegraph",
-    "telecommunications",
-    "electricity",
-    "diseases",
-    "disease",
-    "epidemic",
-    "management",
-    "juvenile",
-    "benefit",
-    "benefits",
-    "gratuity",
-    "bonus",
-    "lokpal",
-    "lokayuktas",
-    "cinematograph",
-    "technology",
-    "transplantation",
-    "abortion",
-    "pregnancy",
-    "sedition",
-    "fema",
-    "sarfaesi",
-    "caa",
-    "nsa",
-];
-
-const ORDINAL_WORDS: &[&str] = &[
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth",
-];
-
 fn is_ordinal(word: &str) -> bool {
     let w = word.to_lowercase();
     let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     (!digits.is_empty()
         && digits.chars().all(|c| c.is_ascii_digit())
         && ["st", "nd", "rd", "th"].contains(&&w[digits.len()..]))
-        || ORDINAL_WORDS.iter().any(|o| w.ends_with(o))
+        || WORDS.ordinal_words.iter().any(|o| w.ends_with(o.as_str()))
         || w.ends_with("th")
 }
 
 static ACT: LazyLock<Regex> = LazyLock::new(|| {
     ci(r"\b((?:[\w.'&()-]+\s+){1,6}?)(acts?)\b(?:\s*,?\s*(?:of\s+)?((?:18|19|20)\d\d))?")
 });
-
-/// Words that end a statute's name when reading backwards from "Act".
-const NAME_STOP: &[&str] = &[
-    "the", "a", "an", "under", "in", "on", "about", "by", "per", "to", "does", "do", "did", "is",
-    "are", "was", "what", "which", "how", "why", "when", "explain", "says", "say", "this", "that",
-    "my", "our", "and", "or", "with", "from",
-];
 
 /// "the Hindu Marriage Act", "Companies Act, 2013", "Citizenship (Amendment) Act" — but not
 /// "the Constitution (Forty-fourth Amendment) Act", "the 42nd Amendment Act", "the Government
@@ -1036,9 +721,10 @@ fn statute_act(text: &str, trust_title: bool) -> Option<(usize, usize)> {
             .collect();
         let Some(last) = words.last() else { continue };
         let joined = words.join(" ");
-        if ["government of india", "independence", "general clauses"]
+        if WORDS
+            .constitution_acts
             .iter()
-            .any(|e| joined.contains(e))
+            .any(|e| joined.contains(e.as_str()))
         {
             continue;
         }
@@ -1050,17 +736,17 @@ fn statute_act(text: &str, trust_title: bool) -> Option<(usize, usize)> {
             match prev {
                 _ if words.iter().any(|w| w == "constitution") => false,
                 Some(p) if is_ordinal(p) => false,
-                Some(p) => STATUTE_TOPIC.contains(&p) || (year && is_name_word(p)),
+                Some(p) => listed(&WORDS.statute_topic, p) || (year && is_name_word(p)),
                 None => false,
             }
         } else {
             let proper = trust_title && c[2].starts_with('A') && proper_name_before(&raw);
-            STATUTE_TOPIC.contains(&last.as_str()) || (year && is_name_word(last)) || proper
+            listed(&WORDS.statute_topic, last) || (year && is_name_word(last)) || proper
         };
         if statute {
             // Report the statute's name, not the sentence before it.
             let mut from = raw.len();
-            while from > 0 && !NAME_STOP.contains(&words[from - 1].as_str()) {
+            while from > 0 && !listed(&WORDS.name_stop, &words[from - 1]) {
                 from -= 1;
             }
             let offset = raw.get(from).map_or(prefix.len(), |(o, _)| *o);
@@ -1106,62 +792,11 @@ fn statute_section(text: &str) -> Option<(usize, usize)> {
 }
 
 static WHO_IS_OFFICE: LazyLock<Regex> = LazyLock::new(|| {
+    let office = group(&WORDS.office);
     ci(&format!(
-        r"\bwho(?:'s|\s+is)\s+(?:the\s+|our\s+|india'?s\s+)?(?:current\s+|present\s+|new\s+|incumbent\s+)?{OFFICE}(?:\s+of\s+(?:the\s+)?([a-z&-]+(?:\s+[a-z&-]+){{0,2}}))?(?:\s+(?:right\s+now|now|currently|today|at\s+present|these\s+days|nowadays|in\s+(?:19|20)\d\d))?\s*(?:[?.!]|$)"
+        r"\bwho(?:'s|\s+is)\s+(?:the\s+|our\s+|india'?s\s+)?(?:current\s+|present\s+|new\s+|incumbent\s+)?{office}(?:\s+of\s+(?:the\s+)?([a-z&-]+(?:\s+[a-z&-]+){{0,2}}))?(?:\s+(?:right\s+now|now|currently|today|at\s+present|these\s+days|nowadays|in\s+(?:19|20)\d\d))?\s*(?:[?.!]|$)"
     ))
 });
-
-/// Words that show "who is the X of Y ..." goes on to ask something about the office
-/// ("Who is the President of India accountable to?").
-const NOT_A_PLACE: &[&str] = &[
-    "accountable",
-    "answerable",
-    "responsible",
-    "appointed",
-    "elected",
-    "removed",
-    "chosen",
-    "paid",
-    "bound",
-    "subject",
-    "liable",
-    "required",
-    "allowed",
-    "entitled",
-    "obliged",
-    "immune",
-    "supposed",
-    "meant",
-    "expected",
-    "able",
-    "eligible",
-    "qualified",
-    "to",
-    "by",
-    "for",
-    "from",
-    "with",
-    "under",
-    "in",
-    "on",
-    "at",
-    "about",
-    "and",
-    "or",
-    "when",
-    "if",
-    "as",
-    "who",
-    "whom",
-    "that",
-    "also",
-    "not",
-    "nominated",
-    "sworn",
-    "replaced",
-    "succeeded",
-    "advised",
-];
 
 /// "Who is the current Chief Justice?", "who is the CM of Karnataka": the question asks for a
 /// person, not the office ("Who appoints the Chief Justice?" is in scope). "Who is the
@@ -1172,7 +807,7 @@ fn office_holder(text: &str) -> Option<(usize, usize)> {
         let generic = of.as_deref().is_some_and(|o| {
             let first = o.split_whitespace().next().unwrap_or("");
             ["a", "an", "any", "each", "every", "that", "this", "such"].contains(&first)
-                || o.split_whitespace().any(|w| NOT_A_PLACE.contains(&w))
+                || o.split_whitespace().any(|w| listed(&WORDS.not_a_place, w))
         });
         if !generic {
             let m = c.get(0).expect("whole match");
@@ -1253,6 +888,83 @@ mod tests {
 
     use super::*;
     use OutOfScope::*;
+
+    /// `data/scope.toml` parses; every list has entries, lowercase (but the case-sensitive
+    /// country abbreviations) and none twice; a word list compared with one word holds single
+    /// words; a phrase is words and single spaces, not regex syntax; every group compiles.
+    #[test]
+    fn word_lists_parse() {
+        let w: Words =
+            toml::from_str(include_str!("../data/scope.toml")).expect("data/scope.toml parses");
+        let lists = [
+            ("not_a_name", &w.not_a_name, true),
+            ("statute_topic", &w.statute_topic, true),
+            ("ordinal_words", &w.ordinal_words, true),
+            ("name_stop", &w.name_stop, true),
+            ("not_a_place", &w.not_a_place, true),
+            ("small_words", &w.small_words, true),
+            ("constitution_acts", &w.constitution_acts, false),
+        ];
+        for (name, list, one_word) in lists {
+            assert!(!list.is_empty(), "{name} is empty");
+            for (i, x) in list.iter().enumerate() {
+                assert!(!x.is_empty(), "{name}: an empty entry");
+                assert_eq!(x, &x.to_lowercase(), "{name}: {x:?} is not lowercase");
+                assert_eq!(x, x.trim(), "{name}: {x:?} has spaces around it");
+                assert!(
+                    !one_word || !x.contains(char::is_whitespace),
+                    "{name}: {x:?} is not one word"
+                );
+                assert!(!list[..i].contains(x), "{name}: {x:?} is listed twice");
+            }
+        }
+        let groups = [
+            ("office", &w.office),
+            ("country", &w.country),
+            ("country_noun", &w.country_noun),
+            ("country_abbr", &w.country_abbr),
+            ("charter", &w.charter),
+            ("institution", &w.institution),
+            ("institution_adjective", &w.institution_adjective),
+            ("statute_abbreviation", &w.statute_abbreviation),
+            ("reported_case", &w.reported_case),
+            ("party", &w.party),
+            ("person", &w.person),
+            ("sport", &w.sport),
+        ];
+        for (name, alternatives) in groups {
+            assert!(!alternatives.is_empty(), "{name} is empty");
+            let cased = name == "country_abbr";
+            for (i, a) in alternatives.iter().enumerate() {
+                let written = match a {
+                    Alternative::Phrase(p) => {
+                        assert!(
+                            p.split(' ').all(|word| !word.is_empty()),
+                            "{name}: {p:?} is not words and single spaces"
+                        );
+                        assert!(
+                            !p.contains(['\\', '?', '(', ')', '[', ']', '|', '*', '+', '.']),
+                            "{name}: {p:?} looks like a regex; write it as {{ regex = '…' }}"
+                        );
+                        p
+                    }
+                    Alternative::Regex { regex } => {
+                        Regex::new(regex).unwrap_or_else(|e| panic!("{name}: {regex:?}: {e}"));
+                        regex
+                    }
+                };
+                assert!(
+                    cased || written == &written.to_lowercase(),
+                    "{name}: {written:?} is not lowercase"
+                );
+                assert!(
+                    !alternatives[..i].iter().any(|b| b.pattern() == a.pattern()),
+                    "{name}: {written:?} is listed twice"
+                );
+            }
+            Regex::new(&group(alternatives)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
 
     fn verdict(q: &str) -> Option<OutOfScope> {
         check(q).verdict
