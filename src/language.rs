@@ -139,6 +139,11 @@ fn romanised_hindi(text: &str) -> bool {
     hits >= 2 && hits * 4 >= words.len()
 }
 
+/// The function words that mark romanised Hindi (`data/romanised_hindi.toml`).
+pub fn romanised_hindi_words() -> impl Iterator<Item = &'static str> {
+    hindi_words().iter().map(String::as_str)
+}
+
 fn hindi_words() -> &'static HashSet<String> {
     static WORDS: OnceLock<HashSet<String>> = OnceLock::new();
     WORDS.get_or_init(|| {

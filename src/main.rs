@@ -420,6 +420,9 @@ struct Knobs {
     /// Sabha").
     #[arg(long)]
     no_name_pins: bool,
+    /// Do not put an English question's misspelt words right ("arested" → "arrested").
+    #[arg(long)]
+    no_spelling: bool,
     /// The lexical leg's weight in the fusion (dense counts 1).
     #[arg(long)]
     lexical_weight: Option<f64>,
@@ -444,6 +447,7 @@ impl Knobs {
         o.hop &= !self.no_hop;
         o.split &= !self.no_split;
         o.name_pins &= !self.no_name_pins;
+        o.spelling &= !self.no_spelling;
         if let Some(w) = self.weights {
             o.weights = w;
         }

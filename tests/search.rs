@@ -74,6 +74,30 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     );
     assert!(r.coverage.covered);
 
+    // Misspelt words are searched as the text's nearest words: the lexical leg could not
+    // match "arested" or "magistrte" at all. Without the speller, 22 is not first.
+    let typo = "police arested my bro, how many hrs do they have to take him to a magistrte?";
+    let r = run(&pool, typo, Mode::default()).await;
+    let fixes: Vec<(&str, &str)> = r
+        .spelling
+        .iter()
+        .map(|c| (c.from.as_str(), c.to.as_str()))
+        .collect();
+    assert_eq!(
+        fixes,
+        [("arested", "arrested"), ("magistrte", "magistrate")]
+    );
+    assert_eq!(refs(&r)[0], "22", "{:?}", refs(&r));
+    let opts = SearchOptions {
+        spelling: false,
+        ..Default::default()
+    };
+    let r = search(&pool, &common::models(), typo, &opts, "t".into())
+        .await
+        .unwrap();
+    assert!(r.spelling.is_empty());
+    assert_ne!(refs(&r)[0], "22", "{:?}", refs(&r));
+
     // A question that asks two things finds both.
     let r = run(
         &pool,

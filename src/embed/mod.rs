@@ -122,6 +122,11 @@ pub trait Embedder: Send + Sync {
     }
     /// Embeds texts as given (prefixes already applied).
     fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError>;
+    /// The lowercase words its tokenizer holds whole (a word list of the model's language,
+    /// which `search::spell` reads as "a word, though the text may not use it").
+    fn whole_words(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// ONNX Runtime can be initialised once per process; every model shares that environment.
@@ -161,6 +166,8 @@ const MAX_SESSIONS: usize = 4;
 /// leaves a core idle (`nyaya ingest` on an empty database: ADR 0003).
 pub struct OnnxEmbedder {
     manifest: ModelManifest,
+    /// The tokenizer's whole lowercase words ([`Embedder::whole_words`]).
+    whole_words: Vec<String>,
     // fastembed's `embed` takes `&mut self`: each session is behind its own lock.
     sessions: Vec<Mutex<TextEmbedding>>,
     batch: usize,
@@ -220,8 +227,10 @@ impl OnnxEmbedder {
                 })?;
             pool.push(Mutex::new(session));
         }
+        let whole_words = whole_words_of(&tokenizer_files.tokenizer_file);
         Ok(OnnxEmbedder {
             manifest,
+            whole_words,
             sessions: pool,
             batch: if sessions > 1 {
                 POOLED_SESSION_BATCH
@@ -247,9 +256,29 @@ impl OnnxEmbedder {
     }
 }
 
+/// The vocabulary entries of a `tokenizer.json` that are whole lowercase ASCII words (a
+/// WordPiece vocabulary's "##" pieces and a BPE one's marked pieces are not).
+fn whole_words_of(tokenizer_json: &[u8]) -> Vec<String> {
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(tokenizer_json) else {
+        return Vec::new();
+    };
+    let Some(vocab) = v.pointer("/model/vocab").and_then(|v| v.as_object()) else {
+        return Vec::new();
+    };
+    vocab
+        .keys()
+        .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase()))
+        .cloned()
+        .collect()
+}
+
 impl Embedder for OnnxEmbedder {
     fn manifest(&self) -> &ModelManifest {
         &self.manifest
+    }
+
+    fn whole_words(&self) -> Vec<String> {
+        self.whole_words.clone()
     }
 
     fn embed_passages(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {

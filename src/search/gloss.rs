@@ -44,6 +44,15 @@ impl HindiGlossary {
         })
     }
 
+    /// Every term written in Latin letters ("maulik adhikar").
+    pub fn latin_terms(&self) -> impl Iterator<Item = &str> {
+        self.entries
+            .iter()
+            .flat_map(|e| e.terms.iter())
+            .map(String::as_str)
+            .filter(|t| t.is_ascii())
+    }
+
     pub fn parse(toml_text: &str) -> Result<HindiGlossary, String> {
         let file: File = toml::from_str(toml_text).map_err(|e| e.to_string())?;
         let mut by_term = HashMap::new();

@@ -11,6 +11,7 @@ pub mod glossary;
 pub mod legs;
 pub mod ltr;
 pub mod rerank;
+pub mod spell;
 pub mod split;
 
 use std::collections::BTreeMap;
@@ -109,6 +110,8 @@ pub struct Models {
     /// The multilingual model (`embed::e5`): the dense leg of questions in Indian scripts,
     /// once their edition's chunks carry its vectors.
     pub multilingual: Option<Arc<dyn Embedder>>,
+    /// Each edition's words, for putting an English question's misspelt words right.
+    pub spelling: Arc<spell::SpellCache>,
     /// The editions found covered by the multilingual model's vectors.
     pub multilingual_covered: Arc<legs::CoveredEditions>,
 }
@@ -132,6 +135,8 @@ pub struct SearchOptions {
     pub hop: bool,
     /// Search each part of a many-part question too ([`split`]).
     pub split: bool,
+    /// Put an English question's misspelt words right first ([`spell`]).
+    pub spelling: bool,
     /// How the lexical leg ranks.
     pub lexical_ranking: legs::LexicalRanking,
     /// RRF's k: 60 in the literature; 10 here, which weighs the head of each list more
@@ -191,6 +196,7 @@ impl Default for SearchOptions {
             glossary: true,
             hop: true,
             split: true,
+            spelling: true,
             lexical_ranking: legs::LexicalRanking::default(),
             rrf_k: 10.0,
             leg_weights: LegWeights::default(),
@@ -237,6 +243,8 @@ pub struct Supporting {
 /// Milliseconds per stage; the legs run concurrently, so the stages need not add up to `total`.
 #[derive(Debug, Clone, Serialize, Default, utoipa::ToSchema)]
 pub struct Timings {
+    /// Putting misspelt words right (the first search of an edition also loads its words).
+    pub spell: f64,
     pub embed: f64,
     pub dense: f64,
     pub lexical: f64,
@@ -248,8 +256,9 @@ pub struct Timings {
 impl Timings {
     /// Every stage by name, in pipeline order. The legs run concurrently, so the stages need
     /// not add up to `total`.
-    pub fn stages(&self) -> [(&'static str, f64); 6] {
+    pub fn stages(&self) -> [(&'static str, f64); 7] {
         [
+            ("spell", self.spell),
             ("embed", self.embed),
             ("dense", self.dense),
             ("lexical", self.lexical),
@@ -290,6 +299,9 @@ pub struct SearchResponse {
     /// The English words the Hindi glossary read in a question in Hindi (`search::gloss`),
     /// added to it before the English glossary.
     pub gloss: Vec<String>,
+    /// The misspelt words of an English question and what they were searched as
+    /// (`search::spell`).
+    pub spelling: Vec<spell::Correction>,
     pub results: Vec<SearchHit>,
     pub supporting: Vec<Supporting>,
     pub coverage: Coverage,
@@ -421,6 +433,24 @@ pub async fn search_with_hint(
     let edition = crate::store::resolve_edition(pool, opts.edition.as_deref()).await?;
     let doc = edition.document_id;
     let language = crate::language::detect(query);
+    // Misspelt words of an English question are searched as the text's nearest words; the
+    // question as typed is what the response and the scope rules see.
+    let t = Instant::now();
+    let (spelled, spelling) = if opts.spelling && language == crate::language::Language::English {
+        let speller = models
+            .spelling
+            .get(pool, doc, || known_words(models))
+            .await?;
+        speller.correct(query)
+    } else {
+        (query.to_string(), Vec::new())
+    };
+    timings.spell = ms(t);
+    if !spelling.is_empty() {
+        tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
+    }
+    let typed = query;
+    let query = spelled.as_str();
     let multilingual = models
         .multilingual
         .as_ref()
@@ -736,7 +766,7 @@ pub async fn search_with_hint(
     });
     let threshold = opts.refusal_threshold_for(multilingual);
     let coverage = coverage(
-        query,
+        typed,
         results.iter().any(|r| r.pinned),
         confidence,
         threshold,
@@ -749,6 +779,7 @@ pub async fn search_with_hint(
         language,
         multilingual,
         gloss,
+        spelling,
         results,
         supporting,
         coverage,
@@ -757,6 +788,29 @@ pub async fn search_with_hint(
         candidates,
         head_rows,
     })
+}
+
+/// Words that are words though an edition's text may not use them: the embedder's whole
+/// words, the glossary's terms, and the words of romanised Hindi ([`spell`]).
+fn known_words(models: &Models) -> Vec<String> {
+    let mut known: Vec<String> = models
+        .embedder
+        .as_ref()
+        .map(|e| e.whole_words())
+        .unwrap_or_default();
+    known.extend(
+        Glossary::builtin()
+            .entries()
+            .iter()
+            .flat_map(|e| e.terms.iter().cloned()),
+    );
+    known.extend(
+        gloss::HindiGlossary::builtin()
+            .latin_terms()
+            .chain(crate::language::romanised_hindi_words())
+            .map(str::to_string),
+    );
+    known
 }
 
 /// The search-level "not covered" decision: the out-of-scope rules first (another statute,
