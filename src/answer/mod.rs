@@ -893,6 +893,7 @@ async fn quote_groups_text(
         let mut taken = 0;
         let mut lead_score: Option<f64> = None;
         let mut lead_refers_to: Vec<String> = Vec::new();
+        let tiers_named = tier::named_in(&group.query);
         for s in mine {
             if taken == group.take {
                 break;
@@ -911,7 +912,7 @@ async fn quote_groups_text(
                 }
             }
             let also = group.part.is_none() && taken > 0 && !s.hit.pinned;
-            if also && !exempt && also_in_another_tier(&group.query, s, &lead_refers_to) {
+            if also && !exempt && also_in_another_tier(tiers_named, s, &lead_refers_to) {
                 continue;
             }
             let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
@@ -959,19 +960,22 @@ async fn quote_groups_text(
 }
 
 /// Whether `candidate`, as a one-question answer's "also relevant" provision, belongs to a
-/// tier of government the question does not name, when it names one ("Can the President
+/// tier of government the question does not name (`tiers_named`), when it names one ("Can the President
 /// pardon …?" → a Governor's Article; "… a Supreme Court judge …" → a High Court one): the
 /// parallel Article of another tier reads alike, so retrieval cannot tell it apart, but it
 /// does not answer. Not when the lead refers to it (217's "in the manner provided in clause
 /// (4) of article 124"): `lead_refers_to` is the lead's outgoing cross-references.
-fn also_in_another_tier(question: &str, candidate: &Scored, lead_refers_to: &[String]) -> bool {
+fn also_in_another_tier(
+    tiers_named: tier::Tiers,
+    candidate: &Scored,
+    lead_refers_to: &[String],
+) -> bool {
     let provision = candidate
         .view
         .part
         .as_ref()
         .and_then(|p| tier::of_part(&p.number));
-    tier::mismatch(tier::named_in(question), provision)
-        && !lead_refers_to.contains(&candidate.hit.ref_id)
+    tier::mismatch(tiers_named, provision) && !lead_refers_to.contains(&candidate.hit.ref_id)
 }
 
 /// The citation of one span: its quote (verbatim by construction, checked anyway), label,

@@ -434,7 +434,7 @@ pub async fn search_with_hint(
     let doc = edition.document_id;
     let language = crate::language::detect(query);
     // Misspelt words of an English question are searched as the text's nearest words; the
-    // question as typed is what the response and the scope rules see.
+    // scope rules read the question as typed, and the response lists what was put right.
     let t = Instant::now();
     let (spelled, spelling) = if opts.spelling && language == crate::language::Language::English {
         let speller = models

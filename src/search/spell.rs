@@ -20,6 +20,12 @@ use crate::error::AppResult;
 const MIN_LEN: usize = 5;
 /// From this length on, two edits are allowed.
 const TWO_EDITS_FROM: usize = 9;
+/// Unknown words looked up per question at most: each lookup scans the vocabulary, and a
+/// long question of gibberish must not cost one scan a word.
+const MAX_LOOKUPS: usize = 12;
+/// Editions whose words are kept (one per stored edition in practice; a re-ingest is a new
+/// document).
+const CACHED_EDITIONS: usize = 4;
 
 /// The words a question is checked against.
 #[derive(Debug, Default)]
@@ -99,12 +105,14 @@ impl Speller {
             })
     }
 
-    /// The edition's word nearest to `word` (lowercase), when `word` is not a word already.
+    /// Whether `word` (lowercase) is one to look up: long enough and not a word already.
+    fn unknown(&self, word: &str) -> bool {
+        word.chars().count() >= MIN_LEN && !self.is_word_or_inflection(word)
+    }
+
+    /// The edition's word nearest to the unknown `word` (lowercase).
     fn nearest(&self, word: &str) -> Option<&str> {
         let n = word.chars().count();
-        if n < MIN_LEN || self.is_word_or_inflection(word) {
-            return None;
-        }
         let max = if n >= TWO_EDITS_FROM { 2 } else { 1 };
         let mut best: Option<(usize, u32, &str)> = None;
         for (w, &freq) in &self.corpus {
@@ -136,6 +144,7 @@ impl Speller {
         let mut out = String::with_capacity(question.len());
         let mut fixes = Vec::new();
         let mut rest = question;
+        let mut lookups = 0;
         while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic()) {
             out.push_str(&rest[..start]);
             let tail = &rest[start..];
@@ -148,10 +157,13 @@ impl Speller {
                 .chars()
                 .next()
                 .is_some_and(|c| c.is_alphanumeric());
-            match self
-                .nearest(&word.to_ascii_lowercase())
-                .filter(|_| !joined && !out.ends_with(|c: char| c.is_alphanumeric()))
-            {
+            let lower = word.to_ascii_lowercase();
+            let look_up = !joined
+                && !out.ends_with(|c: char| c.is_alphanumeric())
+                && lookups < MAX_LOOKUPS
+                && self.unknown(&lower);
+            lookups += usize::from(look_up);
+            match look_up.then(|| self.nearest(&lower)).flatten() {
                 Some(to) => {
                     let to = if word.starts_with(|c: char| c.is_ascii_uppercase()) {
                         let mut c = to.chars();
@@ -231,6 +243,9 @@ impl SpellCache {
                 .fetch_all(pool)
                 .await?;
         let speller = Arc::new(Speller::new(texts.iter().map(|(t,)| t.as_str()), known()));
+        if slots.len() >= CACHED_EDITIONS {
+            slots.clear();
+        }
         slots.insert(document_id, speller.clone());
         Ok(speller)
     }
@@ -275,6 +290,9 @@ mod tests {
         // Inflections of the text's words.
         let (_, fixes) = speller().correct("Who appoints and arrests? It was consented.");
         assert!(fixes.is_empty(), "{fixes:?}");
+        // At most MAX_LOOKUPS unknown words are looked up in one question.
+        let many = "goverment ".repeat(MAX_LOOKUPS + 3);
+        assert_eq!(speller().correct(&many).1.len(), MAX_LOOKUPS);
         // Nothing near enough.
         assert!(speller().correct("zzzzzzzz qqqqq").1.is_empty());
         // Joined to digits: a reference, not a word.
