@@ -1,7 +1,9 @@
 //! `nyaya train`: the learned second stage, from the corpus to `data/second_stage.json`.
 //!
-//! 1. **Generate** questions from every stored provision ([`questions`]); drop any that match a
-//!    golden or paraphrase question (the golden set never enters training; a test checks the
+//! 1. **Generate** questions from every stored provision ([`questions`]) — with `--written`,
+//!    add the questions written by hand from the text (`data/train/written.jsonl`: users'
+//!    words, situations, the Union and the States contrasted; measured and not shipped, ADR
+//!    0008); drop any that match a golden or paraphrase question (the golden set never enters training; a test checks the
 //!    shipped file too). Written to `data/train/questions.jsonl`, whose sha256 the model keeps.
 //! 2. **Mine** each question's head: the real first stage (unpinned, glossary on) fuses its
 //!    candidates and the learned stage computes their feature rows — so the negatives are the
@@ -38,11 +40,51 @@ pub const MAX_ITERATIONS: usize = 50;
 /// How far a retrained weight may be from the shipped one for `--check` to pass.
 pub const TOLERANCE: f64 = 0.05;
 
-/// Every generated question for the stored corpus, golden and paraphrase questions removed.
-/// Returns the questions and how many were dropped for overlap.
+/// Questions written by hand from the 2024 text, one JSON object a line (`question`, `ref`,
+/// `template: "written"`); ADR 0008 says how they were written and why.
+const WRITTEN_JSONL: &str = include_str!("../../data/train/written.jsonl");
+
+/// The hand-written questions, in file order.
+///
+/// # Errors
+/// A line that is not a question with a canonical provision id (a unit test rules it out for
+/// the shipped file).
+pub fn written() -> Result<Vec<Generated>, AppError> {
+    let mut out = Vec::new();
+    for (i, line) in WRITTEN_JSONL.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let g: Generated = serde_json::from_str(line).map_err(|e| {
+            AppError::BadRequest(format!("data/train/written.jsonl line {}: {e}", i + 1))
+        })?;
+        let canonical = g
+            .ref_id
+            .parse::<nyaya_ingest::RefId>()
+            .ok()
+            .map(|r| r.to_string());
+        if canonical.as_deref() != Some(g.ref_id.as_str()) {
+            return Err(AppError::BadRequest(format!(
+                "data/train/written.jsonl line {}: {:?} is not a canonical provision id",
+                i + 1,
+                g.ref_id
+            )));
+        }
+        out.push(g);
+    }
+    Ok(out)
+}
+
+/// Every generated question for the stored corpus, then (`with_written`) every written one,
+/// golden and paraphrase questions removed. Returns the questions and how many were dropped
+/// for overlap.
+///
+/// # Errors
+/// A written question about a provision the newest stored edition does not hold.
 pub async fn generate(
     pool: &PgPool,
     held_out: &BTreeSet<String>,
+    with_written: bool,
 ) -> AppResult<(Vec<Generated>, usize)> {
     let everyday = Everyday::from_glossary(Glossary::builtin());
     // The newest edition: the one searches read unless told otherwise.
@@ -50,6 +92,7 @@ pub async fn generate(
     let toc = store::list_provisions(pool, document_id, None, None).await?;
     let mut out = Vec::new();
     let mut dropped = 0;
+    let known: BTreeSet<String> = toc.iter().map(|e| e.ref_id.clone()).collect();
     for entry in toc {
         let id = entry.ref_id.parse().map_err(|_| AppError::UnknownRef {
             query: entry.ref_id.clone(),
@@ -63,6 +106,17 @@ pub async fn generate(
             } else {
                 out.push(g);
             }
+        }
+    }
+    let written = if with_written { written()? } else { Vec::new() };
+    for g in written {
+        if !known.contains(&g.ref_id) {
+            return Err(AppError::UnknownRef { query: g.ref_id });
+        }
+        if overlaps(&g.question, held_out) {
+            dropped += 1;
+        } else {
+            out.push(g);
         }
     }
     Ok((out, dropped))
@@ -215,6 +269,18 @@ mod tests {
         assert!(overlaps("Who appoints the Governor?", &held));
         assert!(!overlaps("who appoints the governor of a state", &held));
         assert!(!overlaps("How is the Governor removed?", &held));
+    }
+
+    #[test]
+    fn written_questions_name_canonical_provisions() {
+        let w = written().expect("data/train/written.jsonl parses");
+        assert!(w.len() > 500, "{} written questions", w.len());
+        assert!(w.iter().all(|g| g.template == "written"));
+        let distinct: BTreeSet<String> = w
+            .iter()
+            .map(|g| questions::normalise(&g.question))
+            .collect();
+        assert_eq!(distinct.len(), w.len(), "a written question is repeated");
     }
 
     /// The shipped training data never asks a golden or paraphrase question, and the shipped
