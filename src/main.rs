@@ -175,10 +175,10 @@ enum Command {
         /// Where the model goes.
         #[arg(long, default_value = "data/second_stage.json")]
         model: PathBuf,
-        /// Also train on the hand-written questions of data/train/written.jsonl (measured, not
-        /// shipped: ADR 0008).
-        #[arg(long)]
-        written: bool,
+        /// Which questions teach the ranker: generated from the text (the shipped model's),
+        /// written by hand (data/train/written.jsonl; measured, not shipped: ADR 0008), or both.
+        #[arg(long, value_enum, default_value = "generated")]
+        teacher: nyaya::train::Teacher,
     },
     /// Run every mode and switch over a split and write the ablation ADR.
     Ablate {
@@ -809,8 +809,8 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             check,
             questions,
             model,
-            written,
-        } => train_command(&cfg, check, &questions, &model, written).await,
+            teacher,
+        } => train_command(&cfg, check, &questions, &model, teacher).await,
         Command::Calibrate { set } => {
             let sel = set.load()?;
             let cases = sel.cases;
@@ -1410,13 +1410,13 @@ async fn train_command(
     check: bool,
     questions_path: &std::path::Path,
     model_path: &std::path::Path,
-    with_written: bool,
+    teacher: nyaya::train::Teacher,
 ) -> Result<ExitCode, AppError> {
     use nyaya::train;
     let started = std::time::Instant::now();
     let pool = db::connect(&cfg.database_url).await?;
     let held_out = train::held_out_questions()?;
-    let (questions, dropped) = train::generate(&pool, &held_out, with_written).await?;
+    let (questions, dropped) = train::generate(&pool, &held_out, teacher).await?;
     let text = train::to_jsonl(&questions);
     let sha = nyaya_ingest::sha256_hex(text.as_bytes());
     eprintln!(

@@ -1,10 +1,11 @@
 //! `nyaya train`: the learned second stage, from the corpus to `data/second_stage.json`.
 //!
-//! 1. **Generate** questions from every stored provision ([`questions`]) — with `--written`,
-//!    add the questions written by hand from the text (`data/train/written.jsonl`: users'
-//!    words, situations, the Union and the States contrasted; measured and not shipped, ADR
-//!    0008); drop any that match a golden or paraphrase question (the golden set never enters training; a test checks the
-//!    shipped file too). Written to `data/train/questions.jsonl`, whose sha256 the model keeps.
+//! 1. **Generate** questions from every stored provision ([`questions`]), or take the ones
+//!    written by hand from the text (`data/train/written.jsonl`: users' words, situations, the
+//!    Union and the States contrasted; measured and not shipped, ADR 0008), or both
+//!    ([`Teacher`]); drop any that match a golden or paraphrase question (the golden set never
+//!    enters training; a test checks the shipped file too). Written to
+//!    `data/train/questions.jsonl`, whose sha256 the model keeps.
 //! 2. **Mine** each question's head: the real first stage (unpinned, glossary on) fuses its
 //!    candidates and the learned stage computes their feature rows — so the negatives are the
 //!    near-misses today's retriever actually makes (High Court for Supreme Court, Legislative
@@ -75,50 +76,61 @@ pub fn written() -> Result<Vec<Generated>, AppError> {
     Ok(out)
 }
 
-/// Every generated question for the stored corpus, then (`with_written`) every written one,
-/// golden and paraphrase questions removed. Returns the questions and how many were dropped
-/// for overlap.
+/// Which questions teach the ranker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Teacher {
+    /// Generated from the stored text by templates (the shipped model's teacher).
+    Generated,
+    /// Written by hand (`data/train/written.jsonl`).
+    Written,
+    /// Generated, then written.
+    Both,
+}
+
+/// The teacher's questions for the stored corpus (generated ones first), golden and
+/// paraphrase questions removed. Returns the questions and how many were dropped for overlap.
 ///
 /// # Errors
 /// A written question about a provision the newest stored edition does not hold.
 pub async fn generate(
     pool: &PgPool,
     held_out: &BTreeSet<String>,
-    with_written: bool,
+    teacher: Teacher,
 ) -> AppResult<(Vec<Generated>, usize)> {
     let everyday = Everyday::from_glossary(Glossary::builtin());
     // The newest edition: the one searches read unless told otherwise.
     let document_id = store::resolve_edition(pool, None).await?.document_id;
     let toc = store::list_provisions(pool, document_id, None, None).await?;
-    let mut out = Vec::new();
-    let mut dropped = 0;
+    let mut asked = Vec::new();
     let known: BTreeSet<String> = toc.iter().map(|e| e.ref_id.clone()).collect();
-    for entry in toc {
+    let templated = if teacher == Teacher::Written {
+        &[][..]
+    } else {
+        &toc[..]
+    };
+    for entry in templated {
         let id = entry.ref_id.parse().map_err(|_| AppError::UnknownRef {
             query: entry.ref_id.clone(),
         })?;
         let Some(view) = store::get_provision(pool, document_id, &id).await? else {
             continue;
         };
-        for g in questions::for_provision(&view, &everyday) {
-            if overlaps(&g.question, held_out) {
-                dropped += 1;
-            } else {
-                out.push(g);
+        asked.extend(questions::for_provision(&view, &everyday));
+    }
+    if teacher != Teacher::Generated {
+        for g in written()? {
+            if !known.contains(&g.ref_id) {
+                return Err(AppError::UnknownRef { query: g.ref_id });
             }
+            asked.push(g);
         }
     }
-    let written = if with_written { written()? } else { Vec::new() };
-    for g in written {
-        if !known.contains(&g.ref_id) {
-            return Err(AppError::UnknownRef { query: g.ref_id });
-        }
-        if overlaps(&g.question, held_out) {
-            dropped += 1;
-        } else {
-            out.push(g);
-        }
-    }
+    let n = asked.len();
+    let out: Vec<Generated> = asked
+        .into_iter()
+        .filter(|g| !overlaps(&g.question, held_out))
+        .collect();
+    let dropped = n - out.len();
     Ok((out, dropped))
 }
 
