@@ -23,4 +23,5 @@ pub mod provision;
 pub mod scope;
 pub mod search;
 pub mod store;
+pub mod tier;
 pub mod train;

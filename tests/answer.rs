@@ -284,6 +284,16 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     )
     .await;
     assert_eq!(cited(&r), ["217", "124"], "{}", r.answer);
+    // The passive "be removed" reads as the glossary's "remove a judge", and a question about
+    // a Supreme Court judge is searched with none of a High Court judge's words: 124 leads.
+    let r = ask(
+        &a,
+        "How can a judge of the Supreme Court be removed?",
+        AnswerMode::Extractive,
+        "t-tier-glossary",
+    )
+    .await;
+    assert_eq!(cited(&r).first(), Some(&"124"), "{}", r.answer);
     // llm mode with no LLM configured degrades to quotes.
     let r = ask(&a, POLICE, AnswerMode::Llm, "t-nollm").await;
     assert!(r.degraded && !r.llm_used && cited(&r)[0] == "22");

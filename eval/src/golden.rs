@@ -768,7 +768,17 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
             Category::Other
         }
     };
-    let expected_refs = lenient_refs(&f, "expected_refs", gaps)?.unwrap_or_default();
+    let expected_refs = match lenient_refs(&f, "expected_refs", gaps)? {
+        Some(refs) => refs,
+        // The training files (`data/train/*.jsonl`) name one provision as `ref`.
+        None => match lenient_refs(&f, "ref", gaps)? {
+            Some(refs) => {
+                gaps.note("with `ref` (a training file's one provision): read as `expected_refs`");
+                refs
+            }
+            None => Vec::new(),
+        },
+    };
     let acceptable_refs: Vec<RefId> = lenient_refs(&f, "acceptable_refs", gaps)?
         .unwrap_or_default()
         .into_iter()
@@ -991,6 +1001,25 @@ mod tests {
         for s in Split::ALL {
             assert_eq!(s.as_str().parse::<Split>(), Ok(s));
         }
+    }
+
+    #[test]
+    fn a_training_file_loads_as_an_outside_set() {
+        let text = r#"{"question": "Who appoints the Governor?", "ref": "155", "template": "written"}
+{"question": "Right to education?", "ref": "21A"}"#;
+        let (set, notes) = GoldenSet::parse_lenient(text).unwrap();
+        let refs: Vec<String> = set
+            .cases()
+            .iter()
+            .map(|c| c.expected_refs[0].to_string())
+            .collect();
+        assert_eq!(refs, ["155", "21A"]);
+        assert!(set.cases().iter().all(|c| !c.must_refuse));
+        assert!(
+            notes.warnings.iter().any(|w| w.contains("`ref`")),
+            "{:?}",
+            notes.warnings
+        );
     }
 
     #[test]

@@ -23,7 +23,6 @@ pub mod messages;
 pub mod quote;
 pub mod router;
 pub mod scrub;
-pub mod tier;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -41,6 +40,7 @@ use crate::llm::LlmClient;
 use crate::search::glossary::Glossary;
 use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supporting};
 use crate::store::{self, ProvisionView};
+use crate::tier;
 use extract::AmendmentNote;
 use guard::GuardCounts;
 use router::{QuestionRouter, Route, Routing, Turn};

@@ -24,6 +24,11 @@ use serde::Deserialize;
 
 use nyaya_ingest::RefId;
 
+use crate::tier;
+
+mod passive;
+use passive::Passive;
+
 /// The bundled glossary file.
 const BUILTIN_TOML: &str = include_str!("../../data/glossary.toml");
 
@@ -49,6 +54,11 @@ pub struct Glossary {
     terms: Vec<Term>,
     /// First word of a term → indices into `terms`.
     by_first_word: HashMap<String, Vec<usize>>,
+    /// The passive readings of verb-led terms ("state government … dismissed") and their
+    /// entries.
+    passives: Vec<(usize, Passive)>,
+    /// First word of a passive's object → indices into `passives`.
+    passive_by_first_word: HashMap<String, Vec<usize>>,
 }
 
 /// What the glossary found in one question (a search response reports it as `expansion`).
@@ -185,6 +195,8 @@ impl Glossary {
         let mut terms = Vec::new();
         let mut by_first_word: HashMap<String, Vec<usize>> = HashMap::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut passives = Vec::new();
+        let mut passive_by_first_word: HashMap<String, Vec<usize>> = HashMap::new();
         for (index, e) in raw.entry.into_iter().enumerate() {
             let label = e
                 .terms
@@ -232,6 +244,13 @@ impl Glossary {
                     .entry(pattern.words[0].clone())
                     .or_default()
                     .push(terms.len());
+                if let Some(p) = Passive::of(&pattern) {
+                    passive_by_first_word
+                        .entry(p.first_word().to_string())
+                        .or_default()
+                        .push(passives.len());
+                    passives.push((index, p));
+                }
                 terms.push(Term {
                     entry: index,
                     pattern,
@@ -250,6 +269,8 @@ impl Glossary {
             expansions,
             terms,
             by_first_word,
+            passives,
+            passive_by_first_word,
         })
     }
 
@@ -262,16 +283,14 @@ impl Glossary {
     ///
     /// Terms match case-insensitively on whole words (a trailing plural "s"/"es" is allowed);
     /// where matches overlap the longest wins ("dismiss a state government" over "state
-    /// government"), then an exact match over a plural one, then the earlier.
+    /// government"), then an exact match over a plural one, then the earlier. A verb-led term
+    /// also matches in the passive voice ("a State government be dismissed"; [`passive`]).
     pub fn expand(&self, query: &str) -> Expansion {
         let toks = tokenize(query);
         let mut candidates: Vec<Candidate> = Vec::new();
         for start in 0..toks.len() {
             for key in stems(&toks[start].lower) {
-                let Some(ids) = self.by_first_word.get(&key) else {
-                    continue;
-                };
-                for &id in ids {
+                for &id in self.by_first_word.get(&key).into_iter().flatten() {
                     let term = &self.terms[id];
                     if let Some((end, exact)) = term.pattern.match_at(&toks, start) {
                         candidates.push(Candidate {
@@ -280,6 +299,18 @@ impl Glossary {
                             chars: query[toks[start].start..toks[end - 1].end].chars().count(),
                             exact,
                             entry: term.entry,
+                        });
+                    }
+                }
+                for &id in self.passive_by_first_word.get(&key).into_iter().flatten() {
+                    let (entry, passive) = &self.passives[id];
+                    if let Some(end) = passive.match_at(&toks, start) {
+                        candidates.push(Candidate {
+                            start,
+                            end,
+                            chars: query[toks[start].start..toks[end - 1].end].chars().count(),
+                            exact: true,
+                            entry: *entry,
                         });
                     }
                 }
@@ -339,12 +370,16 @@ impl Glossary {
         // A phrase inside another added phrase adds nothing ("Legislative Council" beside
         // "members of the Legislative Council").
         let phrase_toks: Vec<Vec<Tok>> = adds.iter().map(|(_, s)| tokenize(s)).collect();
+        let tiers_named = tier::named_in(query);
         for (i, (p, phrase)) in adds.iter().enumerate() {
             let inside_another = phrase_toks
                 .iter()
                 .enumerate()
                 .any(|(j, t)| j != i && t.len() > p.words.len() && p.occurs_in(t));
-            if !inside_another {
+            // An entry that covers every tier ("judge" → "Judge of the Supreme Court", "Judge
+            // of a High Court") adds only the tiers the question names, if it names one.
+            let other_tier = tier::excludes(tiers_named, tier::named_in(phrase));
+            if !inside_another && !other_tier {
                 out.added.push((*phrase).to_string());
             }
         }

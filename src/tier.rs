@@ -4,9 +4,11 @@
 //! The Constitution says most things once per tier, in parallel Articles whose words differ in
 //! little but the tier (the President's term and the Governor's, Parliament's Speaker and a
 //! State Assembly's, removal of a Supreme Court judge and of a High Court judge). Dense and
-//! lexical similarity barely see that difference; a question does name it. The answer reads
-//! it where retrieval's scores cannot tell relevance from likeness: whether a second
-//! provision deserves its "also relevant" (`answer::quote_groups_text`).
+//! lexical similarity barely see that difference; a question does name it. The glossary reads
+//! it to add none of the text's words for a tier the question does not name ("Judge of a High
+//! Court" for a question about a Supreme Court judge; `search::glossary`), and the answer where
+//! retrieval's scores cannot tell relevance from likeness: whether a second provision deserves
+//! its "also relevant" (`answer::quote_groups_text`).
 
 use std::sync::LazyLock;
 
@@ -48,6 +50,10 @@ impl Tiers {
     pub fn contains(self, t: Tier) -> bool {
         self.0 & t.bit() != 0
     }
+    /// Some tier is in both sets.
+    pub fn intersects(self, other: Tiers) -> bool {
+        self.0 & other.0 != 0
+    }
     fn insert(&mut self, t: Tier) {
         self.0 |= t.bit();
     }
@@ -87,7 +93,7 @@ struct Compiled {
 }
 
 static TIERS: LazyLock<Compiled> = LazyLock::new(|| {
-    let data: TierData = toml::from_str(include_str!("../../data/tiers.toml"))
+    let data: TierData = toml::from_str(include_str!("../data/tiers.toml"))
         .expect("data/tiers.toml is valid (a unit test parses it)");
     let words = ALL
         .iter()
@@ -128,6 +134,22 @@ pub fn of_part(part: &str) -> Option<Tier> {
         .find(|t| TIERS.data.parts.get(*t).iter().any(|p| p == part))
 }
 
+/// A phrase that names only tiers the question does not (`phrase`) speaks of another
+/// government than the question, when the question names one (`named`). Panchayats and
+/// municipalities are the States' own creation (Parts IX and IXA are laws "the Legislature of
+/// a State may" make), so the State and a local tier never exclude each other.
+pub fn excludes(named: Tiers, phrase: Tiers) -> bool {
+    let local = |t: Tiers| {
+        !t.is_empty()
+            && !t.contains(Tier::Union)
+            && !t.contains(Tier::State)
+            && !t.contains(Tier::UnionTerritory)
+    };
+    let nested = (named.contains(Tier::State) && local(phrase))
+        || (phrase.contains(Tier::State) && local(named));
+    !named.is_empty() && !phrase.is_empty() && !phrase.intersects(named) && !nested
+}
+
 /// The question names at least one tier and `provision` belongs to another.
 pub fn mismatch(named: Tiers, provision: Option<Tier>) -> bool {
     provision.is_some_and(|t| !named.is_empty() && !named.contains(t))
@@ -164,6 +186,26 @@ mod tests {
         // "but", "cut", "input" are not "ut"; "cmd" is not "cm".
         assert!(named_in("but cut the input cmd").is_empty());
         assert!(named_in("the President’s rule").contains(Tier::Union));
+    }
+
+    #[test]
+    fn a_phrase_of_another_government_is_excluded_but_local_bodies_nest_in_the_state() {
+        let sc = named_in("a judge of the Supreme Court");
+        assert!(excludes(sc, named_in("Judge of a High Court")));
+        assert!(!excludes(sc, named_in("Judge of the Supreme Court")));
+        assert!(!excludes(sc, named_in("proved misbehaviour")));
+        assert!(!excludes(
+            Tiers::default(),
+            named_in("Judge of a High Court")
+        ));
+        let state = named_in("the state government");
+        assert!(!excludes(state, named_in("Panchayats")));
+        assert!(!excludes(named_in("a gram panchayat"), state));
+        assert!(excludes(
+            named_in("a gram panchayat"),
+            named_in("Municipalities")
+        ));
+        assert!(excludes(sc, named_in("Panchayats")));
     }
 
     #[test]
