@@ -303,7 +303,7 @@ pub fn route_by_rules(question: &str, history: &[Turn]) -> Routing {
         return routing;
     }
     if words <= STORY_WORDS {
-        let mut parts = split::sub_queries(question);
+        let mut parts = split::question_parts(question);
         if parts.len() >= 2 {
             // Each part is searched and shown on its own: "… and how long is his term?"
             // becomes "how long is the Governor's term?".

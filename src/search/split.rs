@@ -125,19 +125,101 @@ pub fn sub_queries(question: &str) -> Vec<String> {
     if let Some(sides) = comparison_sides(question) {
         return sides.to_vec();
     }
-    let mut parts: Vec<String> = sentences(question)
+    last_parts(pieces(question))
+}
+
+/// The parts of a question that each ask something, for the answer's `multi_part` route: as
+/// [`sub_queries`], but a statement (a story's facts: "Police arrested my brother yesterday.")
+/// is not a part of its own. It is joined to the question after it (or, at the end, to the one
+/// before), so a story that asks one thing is one question. Empty when fewer than two parts ask.
+pub fn question_parts(question: &str) -> Vec<String> {
+    if let Some(sides) = comparison_sides(question) {
+        return sides.to_vec();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut context: Vec<String> = Vec::new();
+    for piece in pieces(question) {
+        if asks(&piece) {
+            context.push(piece);
+            parts.push(context.join(" "));
+            context.clear();
+        } else {
+            context.push(piece);
+        }
+    }
+    if !context.is_empty() {
+        match parts.last_mut() {
+            Some(last) => {
+                last.push(' ');
+                last.push_str(&context.join(" "));
+            }
+            None => parts.push(context.join(" ")),
+        }
+    }
+    last_parts(parts)
+}
+
+/// The sentences and conjoined questions of `question`, each of at least [`MIN_WORDS`].
+fn pieces(question: &str) -> Vec<String> {
+    sentences(question)
         .iter()
         .flat_map(|s| split_conjoined(s))
         .filter(|p| words(p) >= MIN_WORDS)
-        .collect();
+        .collect()
+}
+
+/// `parts` when there are two or more, the last [`MAX_PARTS`] of them: a story ends with its
+/// question, so the question and the facts nearest to it are kept.
+fn last_parts(mut parts: Vec<String>) -> Vec<String> {
     if parts.len() < 2 {
         return Vec::new();
     }
-    // A story ends with its question; keep the question and the facts nearest to it.
     if parts.len() > MAX_PARTS {
         parts.drain(..parts.len() - MAX_PARTS);
     }
     parts
+}
+
+/// Words that open a question or a request.
+const ASKING_WORDS: &[&str] = &[
+    "who", "whom", "whose", "what", "whats", "when", "where", "which", "why", "how", "can",
+    "could", "is", "are", "am", "was", "were", "does", "do", "did", "should", "shall", "may",
+    "might", "must", "will", "would", "has", "have", "had", "isnt", "arent", "cant", "doesnt",
+    "dont", "didnt", "wont", "explain", "tell", "describe", "list", "define", "compare", "give",
+    "show", "name", "please",
+];
+
+/// Words a question may open with before its question word: "And can …", "On what date …",
+/// "Under which article …".
+const LEADING_WORDS: &[&str] = &[
+    "and", "but", "so", "or", "also", "then", "now", "ok", "okay", "well", "on", "in", "at", "for",
+    "from", "by", "under", "to", "with", "within", "after", "before", "until", "till",
+];
+
+/// A part asks something when it ends with "?" or opens with a question word or a request
+/// (after at most two of [`LEADING_WORDS`]); otherwise it states a fact.
+fn asks(part: &str) -> bool {
+    if part.trim_end().ends_with('?') {
+        return true;
+    }
+    let opening: Vec<String> = part
+        .split_whitespace()
+        .take(3)
+        .map(|w| {
+            w.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        })
+        .collect();
+    let lead = opening
+        .iter()
+        .take(2)
+        .take_while(|w| LEADING_WORDS.contains(&w.as_str()))
+        .count();
+    opening
+        .get(lead)
+        .is_some_and(|w| ASKING_WORDS.contains(&w.as_str()))
 }
 
 #[cfg(test)]
@@ -210,6 +292,43 @@ mod tests {
             "Who appoints the judges of the Supreme Court and who decides what happens vs the rest of the courts of the country?"
         )
         .is_none());
+    }
+
+    #[test]
+    fn a_story_that_asks_one_thing_is_one_question() {
+        for q in [
+            "Police arrested my brother yesterday. Within how many hours do they have to take him to a magistrate?",
+            "I was convicted and served my sentence; can I be punished again for the same theft?",
+            "Can my seat be declared vacant? I have missed every sitting for three months.",
+            "My son studies in an aided school. The school wants him at prayers. I do not agree.",
+        ] {
+            assert!(question_parts(q).is_empty(), "{q}: {:?}", question_parts(q));
+        }
+        // Two questions stay two, each with the facts before it.
+        assert_eq!(
+            question_parts("My MLA defected. Who decides if he is disqualified? And can he then become a minister?"),
+            [
+                "My MLA defected. Who decides if he is disqualified?",
+                "And can he then become a minister?"
+            ]
+        );
+        assert_eq!(
+            question_parts("Who commands the armed forces and who can pardon a convicted person?"),
+            sub_queries("Who commands the armed forces and who can pardon a convicted person?")
+        );
+        assert_eq!(
+            question_parts("Lok Sabha vs Rajya Sabha"),
+            ["Lok Sabha", "Rajya Sabha"]
+        );
+        // A question may open with a preposition or a conjunction.
+        assert_eq!(
+            question_parts(
+                "On what date did the constitution come into force, and did any article start earlier?"
+            )
+            .len(),
+            2
+        );
+        assert!(asks("and under which article is it") && !asks("Under the law it is void"));
     }
 
     #[test]
