@@ -232,6 +232,16 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         c.contains(&"156") && (c.contains(&"155") || c.contains(&"153")) && c.len() >= 2,
         "{c:?}"
     );
+    // A story that asks one thing is one question: its first sentence is a fact, not a part.
+    let r = ask(
+        &a,
+        "Police arrested my brother yesterday. Within how many hours must they take him to a magistrate?",
+        AnswerMode::Extractive,
+        "t-story",
+    )
+    .await;
+    assert_ne!(r.route.as_str(), "multi_part");
+    assert_eq!(cited(&r).first(), Some(&"22"), "{}", r.answer);
     // A part that says "his" is searched and shown with what "his" stands for: alone, "how long
     // is his term?" finds the President's term (56).
     let r = ask(
