@@ -16,7 +16,7 @@ const MIN_WORDS: usize = 3;
 /// A conjunction followed by a new question word starts a new part.
 static CONJOINED_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?:,\s*|\s+)(?:and|or|also|but)\s+(?:(?:if|when)\s+so,?\s+)?(?P<q>who|whom|what|when|where|which|why|how|can|could|is|are|was|were|does|do|did|should|may|must|will|would|has|have)\b",
+        r"(?i)(?:,\s*|\s+)(?P<c>and|or|also|but)\s+(?:(?:if|when)\s+so,?\s+)?(?P<q>who|whom|what|when|where|which|why|how|can|could|is|are|was|were|does|do|did|should|may|must|will|would|has|have)\b",
     )
     .expect("valid regex")
 });
@@ -60,13 +60,21 @@ fn sentences(text: &str) -> Vec<String> {
     out
 }
 
-fn split_conjoined(sentence: &str) -> Vec<String> {
+/// `alternatives`: whether "…, or is that …" starts a part too (for search's lists; the
+/// answer's parts are questions, and "or" mostly offers the same question's other answer).
+fn split_conjoined(sentence: &str, alternatives: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut start = 0;
     for caps in CONJOINED_QUESTION.captures_iter(sentence) {
         let (Some(whole), Some(q)) = (caps.get(0), caps.name("q")) else {
             continue;
         };
+        let or = caps
+            .name("c")
+            .is_some_and(|c| c.as_str().eq_ignore_ascii_case("or"));
+        if or && !alternatives {
+            continue;
+        }
         let head = sentence[start..whole.start()].trim();
         if words(head) >= MIN_WORDS {
             out.push(head.to_string());
@@ -125,7 +133,7 @@ pub fn sub_queries(question: &str) -> Vec<String> {
     if let Some(sides) = comparison_sides(question) {
         return sides.to_vec();
     }
-    last_parts(pieces(question))
+    last_parts(pieces(question, true))
 }
 
 /// The parts of a question that each ask something, for the answer's `multi_part` route: as
@@ -136,10 +144,14 @@ pub fn question_parts(question: &str) -> Vec<String> {
     if let Some(sides) = comparison_sides(question) {
         return sides.to_vec();
     }
+    // Where the asker marks questions, a sentence closed by a full stop is not one ("I belong to
+    // an OBC community and was denied a benefit. Which body …?").
+    let marked = question.contains('?');
     let mut parts: Vec<String> = Vec::new();
     let mut context: Vec<String> = Vec::new();
-    for piece in pieces(question) {
-        if asks(&piece) {
+    for piece in pieces(question, false) {
+        let closed = piece.trim_end().ends_with(['.', '!']);
+        if asks(&piece) && !(marked && closed) {
             context.push(piece);
             parts.push(context.join(" "));
             context.clear();
@@ -160,10 +172,10 @@ pub fn question_parts(question: &str) -> Vec<String> {
 }
 
 /// The sentences and conjoined questions of `question`, each of at least [`MIN_WORDS`].
-fn pieces(question: &str) -> Vec<String> {
+fn pieces(question: &str, alternatives: bool) -> Vec<String> {
     sentences(question)
         .iter()
-        .flat_map(|s| split_conjoined(s))
+        .flat_map(|s| split_conjoined(s, alternatives))
         .filter(|p| words(p) >= MIN_WORDS)
         .collect()
 }
@@ -301,6 +313,7 @@ mod tests {
             "I was convicted and served my sentence; can I be punished again for the same theft?",
             "Can my seat be declared vacant? I have missed every sitting for three months.",
             "My son studies in an aided school. The school wants him at prayers. I do not agree.",
+            "I belong to an OBC community and was denied a benefit. Which body hears my complaint?",
         ] {
             assert!(question_parts(q).is_empty(), "{q}: {:?}", question_parts(q));
         }
@@ -329,6 +342,11 @@ mod tests {
             2
         );
         assert!(asks("and under which article is it") && !asks("Under the law it is void"));
+        // "…, or is that …" offers the same question's other answer: one question to answer,
+        // two lists for search.
+        let q = "Can a governor pardon a convict, or is that only the President's power?";
+        assert!(question_parts(q).is_empty());
+        assert_eq!(sub_queries(q).len(), 2);
     }
 
     #[test]
