@@ -105,9 +105,10 @@ static TIERS: LazyLock<Compiled> = LazyLock::new(|| {
                 .map(|w| regex::escape(w))
                 .collect();
             // Words are bounded by anything but a letter, digit, hyphen or apostrophe, so that
-            // "president" does not match inside "vice-president" or "president's".
+            // "president" does not match inside "vice-president"; a possessive is the word's
+            // own ("a high court's jurisdiction").
             Regex::new(&format!(
-                r"(?i)(?:^|[^\w'-])(?:{})(?:$|[^\w'-])",
+                r"(?i)(?:^|[^\w'-])(?:{})(?:'s)?(?:$|[^\w'-])",
                 alts.join("|")
             ))
             .expect("tier words make a valid regex")
@@ -150,6 +151,15 @@ pub fn excludes(named: Tiers, phrase: Tiers) -> bool {
     !named.is_empty() && !phrase.is_empty() && !phrase.intersects(named) && !nested
 }
 
+/// [`excludes`] for a provision of tier `provision` (none when its Part belongs to no tier).
+pub fn excludes_provision(named: Tiers, provision: Option<Tier>) -> bool {
+    provision.is_some_and(|t| {
+        let mut one = Tiers::default();
+        one.insert(t);
+        excludes(named, one)
+    })
+}
+
 /// The question names at least one tier and `provision` belongs to another.
 pub fn mismatch(named: Tiers, provision: Option<Tier>) -> bool {
     provision.is_some_and(|t| !named.is_empty() && !named.contains(t))
@@ -186,6 +196,7 @@ mod tests {
         // "but", "cut", "input" are not "ut"; "cmd" is not "cm".
         assert!(named_in("but cut the input cmd").is_empty());
         assert!(named_in("the President’s rule").contains(Tier::Union));
+        assert!(named_in("a state high court's jurisdiction").contains(Tier::State));
     }
 
     #[test]
@@ -206,6 +217,16 @@ mod tests {
             named_in("Municipalities")
         ));
         assert!(excludes(sc, named_in("Panchayats")));
+    }
+
+    #[test]
+    fn a_provision_of_another_government_is_excluded() {
+        let rajya_sabha = named_in("the maximum strength of the Rajya Sabha");
+        assert!(excludes_provision(rajya_sabha, Some(Tier::Panchayat)));
+        assert!(!excludes_provision(rajya_sabha, Some(Tier::Union)));
+        assert!(!excludes_provision(rajya_sabha, None));
+        let state = named_in("Can the state government remove the State Election Commissioner?");
+        assert!(!excludes_provision(state, Some(Tier::Panchayat)));
     }
 
     #[test]

@@ -887,13 +887,16 @@ async fn quote_groups_text(
     let mut citations: Vec<Citation> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
         let mut mine: Vec<&Scored> = scored.iter().filter(|s| s.group == g).collect();
+        let tiers_named = tier::named_in(&group.query);
         if !group.retrieval_order && !mine.iter().any(|s| s.hit.pinned) {
             mine.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.rank.cmp(&y.rank)));
+            // A provision of a government the question does not name ("the Rajya Sabha" →
+            // 243A's Gram Sabha) leads only when no candidate of its own does.
+            mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
         }
         let mut taken = 0;
         let mut lead_score: Option<f64> = None;
         let mut lead_refers_to: Vec<String> = Vec::new();
-        let tiers_named = tier::named_in(&group.query);
         for s in mine {
             if taken == group.take {
                 break;
@@ -970,12 +973,17 @@ fn also_in_another_tier(
     candidate: &Scored,
     lead_refers_to: &[String],
 ) -> bool {
-    let provision = candidate
+    tier::mismatch(tiers_named, tier_of(candidate))
+        && !lead_refers_to.contains(&candidate.hit.ref_id)
+}
+
+/// The tier of government a candidate's Part belongs to, if any.
+fn tier_of(candidate: &Scored) -> Option<tier::Tier> {
+    candidate
         .view
         .part
         .as_ref()
-        .and_then(|p| tier::of_part(&p.number));
-    tier::mismatch(tiers_named, provision) && !lead_refers_to.contains(&candidate.hit.ref_id)
+        .and_then(|p| tier::of_part(&p.number))
 }
 
 /// The citation of one span: its quote (verbatim by construction, checked anyway), label,
