@@ -305,6 +305,20 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     .await;
     assert_eq!(cited(&r).first(), Some(&"124"), "{}", r.answer);
     // llm mode with no LLM configured degrades to quotes.
+    // A question naming only a provision the edition does not have is told so, not answered
+    // from whatever else retrieval found.
+    let r = ask(
+        &a,
+        "Quote Article 21C, the right to clean air, exactly.",
+        AnswerMode::Extractive,
+        "t-no-such",
+    )
+    .await;
+    assert!(r.refused && r.citations.is_empty(), "{}", r.answer);
+    assert_eq!(
+        r.refusal_reason.as_deref(),
+        Some(nyaya::answer::NO_SUCH_PROVISION)
+    );
     let r = ask(&a, POLICE, AnswerMode::Llm, "t-nollm").await;
     assert!(r.degraded && !r.llm_used && cited(&r)[0] == "22");
 

@@ -127,6 +127,7 @@ mod tests {
             super::super::NOTHING_RETRIEVED,
             super::super::NOTHING_QUOTABLE,
             super::super::NO_KNOWN_OFFICE,
+            super::super::NO_SUCH_PROVISION,
         ]);
         all
     }

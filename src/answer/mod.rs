@@ -55,6 +55,8 @@ pub const OUTSIDE_THE_TEXT: &str = "the question is outside what the Constitutio
 pub const NOTHING_RETRIEVED: &str = "nothing relevant was retrieved";
 pub const NOTHING_QUOTABLE: &str = "no passage of the retrieved provisions could be quoted";
 pub const NO_KNOWN_OFFICE: &str = "the question names no office the checker knows";
+pub const NO_SUCH_PROVISION: &str =
+    "the question names an Article or Schedule that this edition of the Constitution does not have";
 
 /// At most this many turns of history are read.
 pub const MAX_HISTORY: usize = 10;
@@ -436,7 +438,24 @@ pub async fn ask(
         retrieved: retrieved.clone(),
     };
 
-    // 5. Not covered → refusal, before any answer model runs.
+    // 5. Not covered → refusal, before any answer model runs. A question that names only
+    // provisions the edition does not have ("Quote Article 21C", "What does Article 500
+    // say?") is told so, not answered from whatever else was found.
+    let named_none = routing.route == Route::ArticleLookup
+        && !routing.refs.is_empty()
+        && !searches
+            .iter()
+            .any(|(_, s)| s.results.iter().any(|h| h.pinned));
+    if named_none {
+        return finish_refusal(
+            &mut run,
+            routing,
+            NO_SUCH_PROVISION.into(),
+            Some(view),
+            retrieved,
+        )
+        .await;
+    }
     let covered = searches
         .iter()
         .any(|(_, s)| s.coverage.covered && !s.results.is_empty());
