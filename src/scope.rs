@@ -48,13 +48,15 @@ pub enum OutOfScope {
     GeneralKnowledge,
     /// A request to write something (a poem, story, essay, code).
     CreativeTask,
+    /// A request for the service's own opinion, a prediction, or a choice made for the asker.
+    Opinion,
     /// Greetings, thanks, "who are you": answered with a canned reply, not a refusal.
     ChitChat,
 }
 
 impl OutOfScope {
     /// Every class, in the order [`check`] tries them.
-    pub const ALL: [OutOfScope; 8] = [
+    pub const ALL: [OutOfScope; 9] = [
         OutOfScope::Injection,
         OutOfScope::ChitChat,
         OutOfScope::OtherCountry,
@@ -62,6 +64,7 @@ impl OutOfScope {
         OutOfScope::OtherLaw,
         OutOfScope::CurrentAffairs,
         OutOfScope::CreativeTask,
+        OutOfScope::Opinion,
         OutOfScope::GeneralKnowledge,
     ];
 
@@ -97,6 +100,10 @@ impl OutOfScope {
                 "This asks me to write something new; I only answer questions about the \
                  Constitution of India, in its own words."
             }
+            OutOfScope::Opinion => {
+                "This asks for an opinion, a prediction or a choice made for you; I can only \
+                 quote what the Constitution of India says."
+            }
             OutOfScope::ChitChat => {
                 "Hello! I answer questions about the Constitution of India by quoting its text. \
                  Ask me about an Article, a right, or how an office or institution works."
@@ -114,6 +121,7 @@ impl OutOfScope {
             OutOfScope::OtherCountry => "other_country",
             OutOfScope::GeneralKnowledge => "general_knowledge",
             OutOfScope::CreativeTask => "creative_task",
+            OutOfScope::Opinion => "opinion",
             OutOfScope::ChitChat => "chit_chat",
         }
     }
@@ -583,6 +591,18 @@ fn build_rules() -> Vec<Rule> {
         ),
     ] {
         add(CreativeTask, false, &p);
+    }
+
+    // --- Opinion: the service's own view, a prediction, a choice made for the asker. Strong:
+    // "is the Constitution better than …? your opinion?" names the Constitution and still asks
+    // for what no text can say.
+    for p in [
+        r"\b(?:your|ur)\s+(?:own\s+)?(?:personal\s+|honest\s+|frank\s+)?(?:opinion|views?|take|thoughts)\b",
+        r"\bin\s+your\s+(?:opinion|view)\b|\bdo\s+you\s+personally\s+(?:think|feel|believe)\b",
+        r"\bplease\s+predict\b|\bpredict\s+(?:the|my|our|whether|if|what|who)\b|\b(?:my|our)\s+chances\s+(?:of|if|in|are)\b|\bwhat\s+are\s+(?:my|our)\s+chances\b",
+        r"\bwhich\s+(?:one\s+)?is\s+better\s+for\s+(?:me|us)\b",
+    ] {
+        add(Opinion, false, p);
     }
 
     // --- GeneralKnowledge: facts the text does not state.
@@ -1114,6 +1134,26 @@ mod tests {
                 "Generate python code to scrape the gazette",
             ],
         );
+    }
+
+    #[test]
+    fn opinion() {
+        assert_class(
+            Opinion,
+            &[
+                "Is the Indian Constitution better than the American one? What's your opinion?",
+                "Do you think the Uniform Civil Code should be implemented? Give me your personal view.",
+                "My bail was rejected. What are my chances in the High Court? Please predict.",
+                "Which is better for me, NLSIU or NALSAR?",
+            ],
+        );
+        for q in [
+            "What is the Governor's opinion worth under Article 163?",
+            "Can the President ask for the Supreme Court's opinion?",
+            "Who decides which view prevails in a joint sitting?",
+        ] {
+            assert_eq!(check(q).verdict, None, "{q}");
+        }
     }
 
     #[test]
