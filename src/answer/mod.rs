@@ -725,9 +725,11 @@ fn quote_groups(
                 .take(3)
                 .cloned()
                 .collect();
+            // A multilingual search keeps its fused order, whose reciprocal-rank scores do not
+            // say how far a second provision is from the lead: no "also relevant" for it.
             let take = if !pinned.is_empty() {
                 pinned.len()
-            } else if part.is_some() || routing.route == Route::Ambiguous {
+            } else if part.is_some() || routing.route == Route::Ambiguous || s.multilingual {
                 1
             } else {
                 2

@@ -212,7 +212,10 @@ const FILLER: &[&str] = &[
     "said", "tell", "under", "if", "please", "indian", "long", "much", "many", "anything", "s",
 ];
 
-static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+").expect("valid regex"));
+/// A word in any script: a question in Hindi or Tamil has content words too (an ASCII-only
+/// word left every such question "vague", answered as several readings).
+static WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[\p{L}\p{M}\p{N}]+").expect("valid regex"));
 
 /// "What about …", "How about …", "And …": a fragment that leans on something said before.
 static FOLLOW_UP: LazyLock<Regex> = LazyLock::new(|| {
@@ -364,6 +367,8 @@ mod tests {
             assert_eq!(route(vague), Route::Ambiguous, "{vague}");
         }
         assert_eq!(route("right to education"), Route::Simple);
+        // A question in another script is not vague for want of English words.
+        assert_eq!(route("लोकसभा का कार्यकाल कितना है?"), Route::Simple);
         assert_eq!(route("Can I become President at 30?"), Route::Eligibility);
         assert_eq!(route("Who can become President?"), Route::Simple);
     }
