@@ -59,6 +59,12 @@ impl Tiers {
     }
 }
 
+impl From<Tier> for Tiers {
+    fn from(t: Tier) -> Tiers {
+        Tiers(t.bit())
+    }
+}
+
 #[derive(Debug, Deserialize)]
 struct PerTier<T> {
     union: T,
@@ -140,27 +146,21 @@ pub fn of_part(part: &str) -> Option<Tier> {
 /// municipalities are the States' own creation (Parts IX and IXA are laws "the Legislature of
 /// a State may" make), so the State and a local tier never exclude each other.
 pub fn excludes(named: Tiers, phrase: Tiers) -> bool {
-    let local = |t: Tiers| {
-        !t.is_empty()
-            && !t.contains(Tier::Union)
-            && !t.contains(Tier::State)
-            && !t.contains(Tier::UnionTerritory)
-    };
-    let nested = (named.contains(Tier::State) && local(phrase))
-        || (phrase.contains(Tier::State) && local(named));
+    let local = Tiers(Tier::Panchayat.bit() | Tier::Municipality.bit());
+    let only_local = |t: Tiers| !t.is_empty() && t.0 & !local.0 == 0;
+    let nested = (named.contains(Tier::State) && only_local(phrase))
+        || (phrase.contains(Tier::State) && only_local(named));
     !named.is_empty() && !phrase.is_empty() && !phrase.intersects(named) && !nested
 }
 
 /// [`excludes`] for a provision of tier `provision` (none when its Part belongs to no tier).
 pub fn excludes_provision(named: Tiers, provision: Option<Tier>) -> bool {
-    provision.is_some_and(|t| {
-        let mut one = Tiers::default();
-        one.insert(t);
-        excludes(named, one)
-    })
+    provision.is_some_and(|t| excludes(named, t.into()))
 }
 
-/// The question names at least one tier and `provision` belongs to another.
+/// The question names at least one tier and `provision` belongs to another. Flat, unlike
+/// [`excludes`]: the "also relevant" check was measured with it (ADR 0007, stop 29), and a
+/// panchayat's provision beside a State's lead stays out.
 pub fn mismatch(named: Tiers, provision: Option<Tier>) -> bool {
     provision.is_some_and(|t| !named.is_empty() && !named.contains(t))
 }

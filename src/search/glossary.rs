@@ -48,8 +48,9 @@ pub struct Entry {
 #[derive(Debug, Clone)]
 pub struct Glossary {
     entries: Vec<Entry>,
-    /// `entries[i].expand`, compiled.
-    expansions: Vec<Vec<Pattern>>,
+    /// `entries[i].expand`, compiled, each with the tiers of government it names (read once
+    /// here, not per question).
+    expansions: Vec<Vec<(Pattern, tier::Tiers)>>,
     /// Every term of every entry, compiled.
     terms: Vec<Term>,
     /// First word of a term → indices into `terms`.
@@ -217,7 +218,7 @@ impl Glossary {
             let mut compiled = Vec::with_capacity(e.expand.len());
             for phrase in &e.expand {
                 match Pattern::new(phrase) {
-                    Some(p) => compiled.push(p),
+                    Some(p) => compiled.push((p, tier::named_in(phrase))),
                     None => return Err(fail(EntryProblem::BlankExpansion(phrase.clone()))),
                 }
             }
@@ -344,8 +345,9 @@ impl Glossary {
         };
         let mut matched_keys = HashSet::new();
         let mut entries_done = HashSet::new();
-        // (pattern, phrase) of each candidate addition, deduplicated by the pattern's key.
-        let mut adds: Vec<(&Pattern, &str)> = Vec::new();
+        // (pattern, its tiers, phrase) of each candidate addition, deduplicated by the
+        // pattern's key.
+        let mut adds: Vec<(&Pattern, tier::Tiers, &str)> = Vec::new();
         for c in &chosen {
             let text = &query[toks[c.start].start..toks[c.end - 1].end];
             if matched_keys.insert(text.to_lowercase()) {
@@ -355,11 +357,11 @@ impl Glossary {
                 continue;
             }
             let entry = &self.entries[c.entry];
-            for (p, phrase) in self.expansions[c.entry].iter().zip(&entry.expand) {
-                if p.occurs_in(&toks) || adds.iter().any(|(q, _)| q.key == p.key) {
+            for ((p, tiers), phrase) in self.expansions[c.entry].iter().zip(&entry.expand) {
+                if p.occurs_in(&toks) || adds.iter().any(|(q, _, _)| q.key == p.key) {
                     continue;
                 }
-                adds.push((p, phrase));
+                adds.push((p, *tiers, phrase));
             }
             for r in &entry.refs {
                 if !out.refs.contains(r) {
@@ -369,16 +371,20 @@ impl Glossary {
         }
         // A phrase inside another added phrase adds nothing ("Legislative Council" beside
         // "members of the Legislative Council").
-        let phrase_toks: Vec<Vec<Tok>> = adds.iter().map(|(_, s)| tokenize(s)).collect();
-        let tiers_named = tier::named_in(query);
-        for (i, (p, phrase)) in adds.iter().enumerate() {
+        let phrase_toks: Vec<Vec<Tok>> = adds.iter().map(|(_, _, s)| tokenize(s)).collect();
+        let tiers_named = if adds.is_empty() {
+            tier::Tiers::default()
+        } else {
+            tier::named_in(query)
+        };
+        for (i, (p, phrase_tiers, phrase)) in adds.iter().enumerate() {
             let inside_another = phrase_toks
                 .iter()
                 .enumerate()
                 .any(|(j, t)| j != i && t.len() > p.words.len() && p.occurs_in(t));
             // An entry that covers every tier ("judge" → "Judge of the Supreme Court", "Judge
             // of a High Court") adds only the tiers the question names, if it names one.
-            let other_tier = tier::excludes(tiers_named, tier::named_in(phrase));
+            let other_tier = tier::excludes(tiers_named, *phrase_tiers);
             if !inside_another && !other_tier {
                 out.added.push((*phrase).to_string());
             }
