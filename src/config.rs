@@ -113,6 +113,11 @@ pub struct Config {
     )]
     pub second_stage: crate::search::rerank::SecondStage,
 
+    /// How far the question bank (the questions of data/train/written.jsonl) moves the learned
+    /// second stage's order; 0 switches it off (ADR 0008).
+    #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
+    pub bank_weight: f64,
+
     /// A cross-encoder folder (ONNX + tokenizer files + nyaya-reranker.json), e.g.
     /// bge-reranker-v2-m3. Optional; nothing ships it.
     #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
@@ -292,6 +297,7 @@ impl Config {
         SearchOptions {
             mode: self.search_mode,
             second_stage: self.second_stage,
+            bank_weight: self.bank_weight,
             rrf_k: self.rrf_k,
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,

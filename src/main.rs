@@ -271,6 +271,10 @@ struct EvalArgs {
     /// with --answers what the answer cited and quoted) to this file, for analysis.
     #[arg(long)]
     dump: Option<PathBuf>,
+    /// Let the question bank use its near-copies of the questions asked (cosine ≥ 0.9), as
+    /// the service does; by default they are held out, so the figures are a new question's.
+    #[arg(long)]
+    bank_keeps_copies: bool,
 }
 
 /// The cases of one run, and the paraphrase groups that belong to them.
@@ -955,6 +959,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .collect();
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
+            models.preload_question_bank().await;
             let modes = if modes.is_empty() {
                 nyaya::search::Mode::ALL.to_vec()
             } else {
@@ -1041,6 +1046,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             }
             lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
+            models.preload_question_bank().await;
             tracing::info!(spans, "clause-span vectors loaded");
             // In the background, in order: the other editions of the corpus folder, then the
             // clause spans of every stored edition, then their chunks for the multilingual leg.
@@ -1219,9 +1225,13 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     let sel = args.set.load()?;
     let cases = &sel.cases;
     let pool = db::connect(&cfg.database_url).await?;
-    let opts = args.knobs.apply(cfg.search_options());
+    let mut opts = args.knobs.apply(cfg.search_options());
+    if !args.bank_keeps_copies {
+        opts.bank_holdout = Some(nyaya::search::bank::EVAL_HOLDOUT_COSINE);
+    }
     let models = load_models(cfg, opts.mode)?;
     nyaya::answer::preload_span_vectors(&pool, &models).await?;
+    models.preload_question_bank().await;
     let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
     if args.no_pin {
         ev.scorecard.pinned = ev.scorecard.unpinned.clone();

@@ -286,14 +286,25 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     .await;
     let c = cited(&r);
     assert!(c.first() == Some(&"100") && !c.contains(&"189"), "{c:?}");
-    let r = ask(
-        &a,
-        "How can a high court judge be removed from office?",
-        AnswerMode::Extractive,
-        "t-tier-referred",
-    )
-    .await;
+    // (Without the question bank: with it, 124's bank questions, about the Supreme Court,
+    // are far from a High Court question, and 217 stands alone; its quote names 124(4).)
+    let no_bank = Answerer {
+        search: nyaya::search::SearchOptions {
+            bank_weight: 0.0,
+            ..a.search.clone()
+        },
+        ..a.clone()
+    };
+    let q = "How can a high court judge be removed from office?";
+    let r = ask(&no_bank, q, AnswerMode::Extractive, "t-tier-referred").await;
     assert_eq!(cited(&r), ["217", "124"], "{}", r.answer);
+    let r = ask(&a, q, AnswerMode::Extractive, "t-tier-bank").await;
+    assert_eq!(cited(&r), ["217"], "{}", r.answer);
+    assert!(
+        r.answer.contains("clause (4) of article 124"),
+        "{}",
+        r.answer
+    );
     // The passive "be removed" reads as the glossary's "remove a judge", and a question about
     // a Supreme Court judge is searched with none of a High Court judge's words: 124 leads.
     let r = ask(

@@ -4,6 +4,7 @@
 //! provisions that never outrank a hit. The question's everyday words are expanded into the
 //! text's own by the [`glossary`] before either leg sees them.
 
+pub mod bank;
 pub mod features;
 pub mod fusion;
 pub mod gloss;
@@ -114,6 +115,18 @@ pub struct Models {
     pub spelling: Arc<spell::SpellCache>,
     /// The editions found covered by the multilingual model's vectors.
     pub multilingual_covered: Arc<legs::CoveredEditions>,
+    /// The question bank's vectors, embedded on first use ([`bank`]).
+    pub question_bank: Arc<bank::BankCache>,
+}
+
+impl Models {
+    /// Embeds the question bank now rather than in the first search that needs it (about two
+    /// seconds): for a server's start and for measurements.
+    pub async fn preload_question_bank(&self) {
+        if let Some(e) = &self.embedder {
+            self.question_bank.get(e).await;
+        }
+    }
 }
 
 /// Limits and knobs of one search.
@@ -150,6 +163,13 @@ pub struct SearchOptions {
     pub rerank_depth: usize,
     /// What the `+rerank` modes run.
     pub second_stage: SecondStage,
+    /// How far the question bank moves the learned stage's order ([`bank::DEFAULT_WEIGHT`];
+    /// 0 is off).
+    pub bank_weight: f64,
+    /// Leave out bank questions at least this close to the question: `nyaya eval` sets it
+    /// ([`bank::EVAL_HOLDOUT_COSINE`]) so that a golden question's near-copy in the bank does
+    /// not flatter the figures. `None` (every bank question counts) elsewhere.
+    pub bank_holdout: Option<f64>,
     pub weights: Weights,
     /// Below this best-chunk cosine (and with no pinned ref) the search says the text does not
     /// cover the question. Calibrated on the dev split (`adr/0005-refusal-threshold.md`).
@@ -203,6 +223,8 @@ impl Default for SearchOptions {
             depth: 50,
             rerank_depth: 30,
             second_stage: SecondStage::default(),
+            bank_weight: bank::DEFAULT_WEIGHT,
+            bank_holdout: None,
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
             multilingual_refusal_threshold: DEFAULT_MULTILINGUAL_REFUSAL_THRESHOLD,
@@ -683,6 +705,21 @@ pub async fn search_with_hint(
                 .take(opts.k.max(opts.rerank_depth)),
         )
         .collect();
+    // The bank holds single questions in English, which is also what the ranker it moves was
+    // fitted on; romanised Hindi reaches MiniLM as its glossed English words only.
+    let question_bank = match &models.embedder {
+        Some(e)
+            if opts.bank_weight > 0.0
+                && opts.mode.rerank()
+                && opts.second_stage == SecondStage::Learned
+                && parts.is_empty()
+                && language == crate::language::Language::English
+                && rerank_vector.is_some() =>
+        {
+            models.question_bank.get(e).await
+        }
+        _ => None,
+    };
     let ((fused, head_rows), info, edges) = tokio::try_join!(
         second_stage(
             pool,
@@ -693,6 +730,7 @@ pub async fn search_with_hint(
             !parts.is_empty(),
             facts.as_ref(),
             rerank_vector,
+            question_bank.as_deref(),
             &legs_out,
             fused,
             &mut timings
@@ -850,6 +888,7 @@ async fn second_stage(
     in_parts: bool,
     facts: Option<&features::QueryFacts>,
     query_vector: Option<&[f32]>,
+    question_bank: Option<&bank::QuestionBank>,
     legs_out: &[(Leg, Vec<(RefId, f32)>)],
     mut fused: Vec<fusion::Fused>,
     timings: &mut Timings,
@@ -907,6 +946,21 @@ async fn second_stage(
                             .zip(rows)
                             .map(|(f, r)| (f.ref_id.to_string(), r.to_vec()))
                             .collect();
+                        // The bank moves the ranker's scores, so the answer's "also relevant"
+                        // bar reads the moved gaps (ADR 0008, stop 32: reporting the ranker's
+                        // own scores instead lost test precision 0.835 → 0.788).
+                        if let Some(bank) = question_bank {
+                            let closeness = bank.closeness(vector, opts.bank_holdout);
+                            let near: Vec<Option<f64>> = order
+                                .iter()
+                                .map(|(_, id, _)| closeness.get(id.as_str()).copied())
+                                .collect();
+                            let mut scores: Vec<f64> = order.iter().map(|o| o.2).collect();
+                            bank::nudge(&mut scores, &near, opts.bank_weight);
+                            for (o, s) in order.iter_mut().zip(scores) {
+                                o.2 = s;
+                            }
+                        }
                         order.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
                         order.into_iter().map(|(_, id, s)| (id, s)).collect()
                     }

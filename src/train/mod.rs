@@ -26,6 +26,7 @@ use std::path::Path;
 use sqlx::PgPool;
 
 use crate::error::{AppError, AppResult};
+use crate::search::bank::WRITTEN_JSONL;
 use crate::search::glossary::Glossary;
 use crate::search::ltr::{LtrModel, TrainingInfo, FEATURES};
 use crate::search::{search, Models, SearchOptions};
@@ -40,10 +41,6 @@ pub const L2: f64 = 0.01;
 pub const MAX_ITERATIONS: usize = 50;
 /// How far a retrained weight may be from the shipped one for `--check` to pass.
 pub const TOLERANCE: f64 = 0.05;
-
-/// Questions written by hand from the 2024 text, one JSON object a line (`question`, `ref`,
-/// `template: "written"`); ADR 0008 says how they were written and why.
-const WRITTEN_JSONL: &str = include_str!("../../data/train/written.jsonl");
 
 /// The hand-written questions, in file order.
 ///

@@ -1,0 +1,231 @@
+//! The question bank: questions people ask, each labelled with the provision that governs it.
+//! The second stage moves a head candidate up when the question is close to one the bank
+//! files under it, and down when the bank's closest questions are about another candidate:
+//! "what do people who ask like this mean?" answered from questions in users' words, which
+//! headings and clause text are not (ADR 0008, stop 32).
+//!
+//! The bank is the 1,029 questions of `data/train/written.jsonl`, written by hand from the
+//! text by people barred from the golden set. Its vectors are embedded with the configured
+//! model once per process (about two seconds), when first needed or at `nyaya serve`'s start.
+//!
+//! Measured honestly: `nyaya eval` searches with [`SearchOptions::bank_holdout`] set, so that a
+//! golden question's own near-copies in the bank (cosine ≥ [`EVAL_HOLDOUT_COSINE`]) do not
+//! count; what it reports is the bank's effect on a question nobody wrote down before.
+//!
+//! [`SearchOptions::bank_holdout`]: super::SearchOptions::bank_holdout
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use crate::embed::{EmbedError, Embedder};
+
+/// The hand-written questions, one JSON object a line (`question`, `ref`, `template`): the
+/// bank, and a teacher `nyaya train --teacher written` can fit the ranker on (ADR 0008).
+pub(crate) const WRITTEN_JSONL: &str = include_str!("../../data/train/written.jsonl");
+
+/// What `nyaya eval` leaves out of the bank for each question it asks: bank questions at least
+/// this close to it (cosine) are the same question reworded, found rather than answered.
+pub const EVAL_HOLDOUT_COSINE: f64 = 0.9;
+
+/// How much a candidate's closeness to the bank (cosine, against the head's closest) adds to
+/// its learned score (log-odds). Chosen on the dev split among 4 to 200 (ADR 0008, stop 32);
+/// 0 switches the bank off.
+pub const DEFAULT_WEIGHT: f64 = 20.0;
+
+/// A bank question and the provision that governs it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Entry {
+    pub question: String,
+    #[serde(rename = "ref")]
+    pub ref_id: String,
+}
+
+/// The shipped bank's entries, in file order.
+///
+/// # Panics
+/// Never for the shipped file (a unit test parses it); a line that is not an entry would be a
+/// build defect.
+pub fn shipped() -> Vec<Entry> {
+    parse(WRITTEN_JSONL).expect("data/train/written.jsonl is a list of entries")
+}
+
+/// Entries from JSONL text (blank lines skipped; fields besides `question` and `ref` ignored).
+pub fn parse(text: &str) -> Result<Vec<Entry>, serde_json::Error> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect()
+}
+
+/// The bank's questions as vectors of one model.
+#[derive(Debug)]
+pub struct QuestionBank {
+    pub model_id: String,
+    refs: Vec<String>,
+    vectors: Vec<Vec<f32>>,
+}
+
+impl QuestionBank {
+    /// Embeds `entries` as queries (the model's query prefix), in batches.
+    pub fn embed(embedder: &dyn Embedder, entries: &[Entry]) -> Result<Self, EmbedError> {
+        let prefix = &embedder.manifest().query_prefix;
+        let mut vectors = Vec::with_capacity(entries.len());
+        for batch in entries.chunks(64) {
+            let texts: Vec<String> = batch
+                .iter()
+                .map(|e| format!("{prefix}{}", e.question))
+                .collect();
+            vectors.extend(embedder.embed_raw(&texts)?);
+        }
+        Ok(Self {
+            model_id: embedder.manifest().id.clone(),
+            refs: entries.iter().map(|e| e.ref_id.clone()).collect(),
+            vectors,
+        })
+    }
+
+    /// From vectors already computed (tests).
+    pub fn from_vectors(model_id: &str, refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
+        Self {
+            model_id: model_id.to_string(),
+            refs,
+            vectors,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.refs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.refs.is_empty()
+    }
+
+    /// Each provision's closest bank question to the query (cosine; the vectors are unit),
+    /// leaving out bank questions at least `holdout` close (an evaluation's near-copies).
+    pub fn closeness(&self, query: &[f32], holdout: Option<f64>) -> HashMap<&str, f64> {
+        let mut best: HashMap<&str, f64> = HashMap::new();
+        for (r, v) in self.refs.iter().zip(&self.vectors) {
+            let cos = v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() as f64;
+            if holdout.is_some_and(|h| cos >= h) {
+                continue;
+            }
+            let e = best.entry(r.as_str()).or_insert(f64::NEG_INFINITY);
+            *e = e.max(cos);
+        }
+        best
+    }
+}
+
+/// Adds `weight` × (each candidate's closeness − the head's closest) to its score, so the
+/// candidate the bank finds closest keeps its score and the others lose by their distance.
+/// A candidate the bank holds no question about (an Appendix, an omitted Article) is taken
+/// to be as close as the head's average: the bank knows nothing of it, which is no evidence
+/// against it (with 0 it fell out of the head).
+pub fn nudge(scores: &mut [f64], closeness: &[Option<f64>], weight: f64) {
+    let known: Vec<f64> = closeness.iter().flatten().copied().collect();
+    if known.is_empty() || weight == 0.0 {
+        return;
+    }
+    let neutral = known.iter().sum::<f64>() / known.len() as f64;
+    let top = known.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    for (s, c) in scores.iter_mut().zip(closeness) {
+        *s += weight * (c.unwrap_or(neutral) - top);
+    }
+}
+
+/// The bank of one process, embedded on first use with the search's embedder.
+#[derive(Debug, Default)]
+pub struct BankCache(tokio::sync::OnceCell<Option<Arc<QuestionBank>>>);
+
+impl BankCache {
+    /// The bank embedded by `embedder`: `None` when embedding failed (logged; searches go on
+    /// without it).
+    pub async fn get(&self, embedder: &Arc<dyn Embedder>) -> Option<Arc<QuestionBank>> {
+        self.0
+            .get_or_init(|| async {
+                let embedder = embedder.clone();
+                let started = std::time::Instant::now();
+                let bank = tokio::task::spawn_blocking(move || {
+                    QuestionBank::embed(embedder.as_ref(), &shipped())
+                })
+                .await;
+                match bank {
+                    Ok(Ok(bank)) => {
+                        tracing::info!(
+                            questions = bank.len(),
+                            ms = started.elapsed().as_secs_f64() * 1000.0,
+                            "question bank embedded"
+                        );
+                        Some(Arc::new(bank))
+                    }
+                    Ok(Err(e)) => {
+                        tracing::warn!(error = %e, "question bank not embedded; searching without it");
+                        None
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "question bank task failed; searching without it");
+                        None
+                    }
+                }
+            })
+            .await
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_bank_parses_and_names_canonical_provisions() {
+        let entries = shipped();
+        assert!(entries.len() > 1000, "{}", entries.len());
+        for e in &entries {
+            let canonical = e
+                .ref_id
+                .parse::<nyaya_ingest::RefId>()
+                .map(|r| r.to_string());
+            assert_eq!(canonical.as_deref().ok(), Some(e.ref_id.as_str()), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn closeness_is_each_provisions_best_question() {
+        let bank = QuestionBank::from_vectors(
+            "test",
+            vec!["21".into(), "21".into(), "32".into()],
+            vec![vec![1.0, 0.0], vec![0.6, 0.8], vec![0.0, 1.0]],
+        );
+        let c = bank.closeness(&[0.0, 1.0], None);
+        assert!((c["21"] - 0.8).abs() < 1e-6);
+        assert!((c["32"] - 1.0).abs() < 1e-6);
+        assert_eq!(c.len(), 2);
+        // Held out: 32's question is the query itself; 21's 0.8 stays.
+        let c = bank.closeness(&[0.0, 1.0], Some(0.9));
+        assert_eq!(c.len(), 1);
+        assert!((c["21"] - 0.8).abs() < 1e-6);
+    }
+
+    #[test]
+    fn nudge_keeps_the_closest_and_treats_the_unknown_as_average() {
+        let mut scores = vec![1.0, 0.5, 0.0];
+        nudge(&mut scores, &[Some(0.6), Some(0.9), None], 10.0);
+        // 0.9 is the head's closest: unchanged; 0.6 loses 3; the unknown sits at the mean 0.75.
+        assert!((scores[0] - (1.0 - 3.0)).abs() < 1e-9);
+        assert!((scores[1] - 0.5).abs() < 1e-9);
+        assert!((scores[2] - (0.0 - 1.5)).abs() < 1e-9);
+        let mut same = vec![1.0, 0.5];
+        nudge(&mut same, &[None, None], 10.0);
+        assert_eq!(
+            same,
+            vec![1.0, 0.5],
+            "a bank that knows none of the head changes nothing"
+        );
+        nudge(&mut same, &[Some(0.1), Some(0.9)], 0.0);
+        assert_eq!(same, vec![1.0, 0.5], "weight 0 is off");
+    }
+}
