@@ -384,6 +384,8 @@ struct Words {
     charter: Vec<Alternative>,
     institution: Vec<Alternative>,
     institution_adjective: Vec<Alternative>,
+    procedure_cue: Vec<Alternative>,
+    present_cue: Vec<Alternative>,
     statute_abbreviation: Vec<Alternative>,
     reported_case: Vec<Alternative>,
     party: Vec<Alternative>,
@@ -483,15 +485,26 @@ fn build_rules() -> Vec<Rule> {
     // ("the US constitution") is out of scope however the question is put; its other
     // institutions only when the question is not anchored in this Constitution ("Who gave
     // India its constitution — the British parliament or the people?" asks this text).
+    // A year may stand between ("Nepal's 2015 constitution"), and "its" may point back ("Did
+    // China change its constitution …?").
     for p in [
-        format!(r"\b{country}(?:'s|s')?\s+(?:{inst_adj}\s+)?{charter}\b"),
+        format!(r"\b{country}(?:'s|s')?\s+(?:(?:1[6-9]|20)\d\d\s+)?(?:{inst_adj}\s+)?{charter}\b"),
         format!(r"\b{charter}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
+        format!(
+            r"\b{country_noun}\b[^.?!]{{0,40}}\bits\s+(?:own\s+)?(?:{inst_adj}\s+)?{charter}\b"
+        ),
     ] {
         add(OtherCountry, false, &p);
     }
     for p in [
         format!(r"\b{country}(?:'s|s')?\s+(?:{inst_adj}\s+)?{institution}\b"),
         format!(r"\b{institution}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
+        // "How are senators elected in Australia?": the institution is the subject, and what
+        // is done to it is done in the country ("Can Parliament make laws for Indians living
+        // in America?" is not).
+        format!(
+            r"\b(?:are|is|were|was)\s+(?:the\s+)?{institution}\s+(?:[a-z]+\s+){{1,2}}in\s+(?:the\s+)?{country_noun}\b"
+        ),
     ] {
         add(OtherCountry, true, &p);
     }
@@ -546,6 +559,7 @@ fn build_rules() -> Vec<Rule> {
         r"\bhow\s+(?:do|can|to|should)\s+(?:i\s+|we\s+|one\s+)?(?:file|lodge|register|apply\s+for|get|obtain|renew)\s+(?:an?\s+|my\s+|the\s+)?(?:fir|patent|trademark|copyright|passport|visa|driving\s+licen[cs]e|licen[cs]e|pan(?:\s+card)?|aadhaar(?:\s+card)?|ration\s+card|birth\s+certificate|death\s+certificate|caste\s+certificate|domicile\s+certificate|consumer\s+complaint|police\s+complaint|bail|will)\b|\bzero\s+fir\b",
         r"\b(?:my|our)\s+(?:landlord|tenant)\b|\brent\s+agreement\b|\bsecurity\s+deposit\b|\bconsumer\s+(?:court|forum|complaint)\b|\btraffic\s+(?:fines?|challans?|rules|police)\b|\bchallan\b|\bdrunk(?:en)?\s+driving\b|\bhelmet\b",
         r"\blabou?r\s+laws?\b|\bsedition\s+law\b",
+        &format!(r"\b{}\b", group(&w.procedure_cue)),
     ] {
         add(OtherLaw, true, p);
     }
@@ -573,6 +587,7 @@ fn build_rules() -> Vec<Rule> {
         r"\b(?:latest|today'?s|recent|breaking|current)\s+news\b|\bnews\s+(?:today|headlines|updates?)\b|\bheadlines\b",
         r"\b(?:union\s+|interim\s+)?budget\s+(?:20\d\d|for\s+20\d\d|this\s+year|announcements?|allocations?|highlights)\b|\b20\d\d(?:-\d\d)?\s+budget\b",
         &format!(r"\b{}\b", group(&w.party)),
+        &format!(r"\b{}\b", group(&w.present_cue)),
     ] {
         add(CurrentAffairs, true, p);
     }
@@ -616,7 +631,7 @@ fn build_rules() -> Vec<Rule> {
         r"\bwhat(?:'s|\s+is)\s+\d+\s*[-+*/x^]\s*\d+\b|\bsolve\s+(?:this|the)\s+(?:equation|sum|problem)\b",
         r"\bsymptoms?\s+of\b|\bcure\s+for\b|\bhome\s+remed(?:y|ies)\b|\bmedicine\s+for\b|\blose\s+weight\b|\bweight\s+loss\b",
         &format!(
-            r"\bwho\s+(?:was|were)\s+the\s+(?:first|last|previous|former|second|third|[a-z]+th|\d+(?:st|nd|rd|th))\s+{office}\b"
+            r"\bwho\s+(?:was|were)\s+the\s+(?:first|last|previous|former|second|third|[a-z]+th|\d+(?:st|nd|rd|th))\s+(?:[a-z]+\s+)?{office}\b"
         ),
         r"\bwhen\s+did\s+india\s+(?:get|gain|achieve|win|become)\s+(?:its\s+)?independen",
     ] {
@@ -1042,6 +1057,11 @@ mod tests {
                 "Does India follow Article 3 of the UDHR?",
                 "What does the Maintenance and Welfare of Parents and Senior Citizens Act cover?",
                 "Can I get anticipatory bail in a cheating case?",
+                "My name is wrong on my ration card. Which form do I fill?",
+                "Tell me the steps to register a society in Delhi",
+                "What documents do I need to sell my flat?",
+                "How can I get an income certificate for a scholarship?",
+                "How do I transfer my bike's registration to another state?",
             ],
         );
     }
@@ -1082,6 +1102,8 @@ mod tests {
                 "Who is the home minister right now?",
                 "Tell me today's news about Parliament",
                 "Who won the Bihar election?",
+                "What do the latest figures say about unemployment?",
+                "Has the data protection bill been passed yet?",
             ],
         );
     }
@@ -1099,6 +1121,10 @@ mod tests {
                 "Explain the Fifth Amendment right against self-incrimination",
                 "Which features were borrowed from other countries?",
                 "How does the Indian Parliament compare to the British Parliament?",
+                "What did France's 1958 constitution change?",
+                "Did Japan ever amend its constitution?",
+                "How are senators chosen in Canada?",
+                "what is the minimum age for a US senator",
             ],
         );
     }
@@ -1187,6 +1213,13 @@ mod tests {
             "In case the President dies, who acts as President?",
             "Can the Vice-President act as President?",
             "Can a citizen accept a title from a foreign State?",
+            // Forms, fees and dates that the text itself governs.
+            "Which form of numerals is used for official purposes of the Union?",
+            "Who makes the Supreme Court's rules on court fees?",
+            "Who levies stamp duty on a sale deed?",
+            "Can Parliament make laws for Indians living in America?",
+            "I'm twenty right now. Can I stand for ward panch?",
+            "Our governor's five-year term ended last month. Does he stay on?",
             "What does the Constitution (Forty-fourth Amendment) Act change?",
             "What did the 42nd Amendment Act add to the Preamble?",
             "What does section 6 of article 370 say?",
