@@ -1046,13 +1046,14 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             }
             lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
-            models.preload_question_bank().await;
             tracing::info!(spans, "clause-span vectors loaded");
-            // In the background, in order: the other editions of the corpus folder, then the
-            // clause spans of every stored edition, then their chunks for the multilingual leg.
+            // In the background, in order: the question bank (a search that needs it first
+            // waits for it), the other editions of the corpus folder, then the clause spans of
+            // every stored edition, then their chunks for the multilingual leg.
             {
                 let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
                 tokio::spawn(async move {
+                    models.preload_question_bank().await;
                     if cfg.other_editions {
                         ingest::edition_pass(pool.clone(), cfg.clone()).await;
                     }

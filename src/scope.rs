@@ -1137,6 +1137,7 @@ mod tests {
                 "What is the capital of Rajasthan?",
                 "Who wrote Vande Mataram?",
                 "What is the national animal of India?",
+                "Who was the first woman Prime Minister of India?",
                 "Give me a recipe for paneer butter masala",
                 "Tell me a joke",
                 "Who was the first Prime Minister of India?",

@@ -6,7 +6,8 @@
 //!
 //! The bank is the 1,029 questions of `data/train/written.jsonl`, written by hand from the
 //! text by people barred from the golden set. Its vectors are embedded with the configured
-//! model once per process (about two seconds), when first needed or at `nyaya serve`'s start.
+//! model once per process (about two seconds): in `nyaya serve`'s background start-up work,
+//! before `nyaya eval` and `nyaya bench` measure, or else by the first search that needs it.
 //!
 //! Measured honestly: `nyaya eval` searches with [`SearchOptions::bank_holdout`] set, so that a
 //! golden question's own near-copies in the bank (cosine ≥ [`EVAL_HOLDOUT_COSINE`]) do not
@@ -86,8 +87,9 @@ impl QuestionBank {
         })
     }
 
-    /// From vectors already computed (tests).
-    pub fn from_vectors(model_id: &str, refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
+    /// From vectors already computed.
+    #[cfg(test)]
+    fn from_vectors(model_id: &str, refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
         Self {
             model_id: model_id.to_string(),
             refs,

@@ -121,7 +121,7 @@ pub struct Models {
 
 impl Models {
     /// Embeds the question bank now rather than in the first search that needs it (about two
-    /// seconds): for a server's start and for measurements.
+    /// seconds): in a server's background start-up work, and before a measurement.
     pub async fn preload_question_bank(&self) {
         if let Some(e) = &self.embedder {
             self.question_bank.get(e).await;
