@@ -120,7 +120,7 @@ pub struct Models {
 }
 
 impl Models {
-    /// Embeds the question bank now rather than in the first search that needs it (about two
+    /// Embeds the question bank now rather than in the first search that needs it (about five
     /// seconds): in a server's background start-up work, and before a measurement.
     pub async fn preload_question_bank(&self) {
         if let Some(e) = &self.embedder {

@@ -159,11 +159,15 @@ pub fn embedder() -> Option<Arc<dyn nyaya::embed::Embedder>> {
     )
 }
 
-/// The models a search uses: the bundled embedder, no cross-encoder.
+/// The models a search uses: the bundled embedder, no cross-encoder, and one question bank
+/// per test binary (embedding it takes seconds; a server does it once at start-up too).
 pub fn models() -> nyaya::search::Models {
+    static BANK: std::sync::OnceLock<Arc<nyaya::search::bank::BankCache>> =
+        std::sync::OnceLock::new();
     nyaya::search::Models {
         embedder: embedder(),
         cross_encoder: None,
+        question_bank: BANK.get_or_init(Default::default).clone(),
         ..Default::default()
     }
 }
