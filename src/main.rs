@@ -959,7 +959,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .collect();
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            models.preload_question_bank().await;
+            models.preload_question_bank(&pool).await;
             let modes = if modes.is_empty() {
                 nyaya::search::Mode::ALL.to_vec()
             } else {
@@ -1053,7 +1053,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             {
                 let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
                 tokio::spawn(async move {
-                    models.preload_question_bank().await;
+                    models.preload_question_bank(&pool).await;
                     if cfg.other_editions {
                         ingest::edition_pass(pool.clone(), cfg.clone()).await;
                     }
@@ -1232,7 +1232,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     }
     let models = load_models(cfg, opts.mode)?;
     nyaya::answer::preload_span_vectors(&pool, &models).await?;
-    models.preload_question_bank().await;
+    models.preload_question_bank(&pool).await;
     let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
     if args.no_pin {
         ev.scorecard.pinned = ev.scorecard.unpinned.clone();

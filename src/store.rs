@@ -254,10 +254,52 @@ pub async fn insert_span_vectors(
 ) -> AppResult<()> {
     insert_keyed_vectors(
         pool,
-        "INSERT INTO span_vectors (model_id, text, embedding)
+        &insert_by_text("span_vectors"),
+        model_id,
+        texts,
+        vectors,
+    )
+    .await
+}
+
+/// The insert of a table keyed by model and exact text (`span_vectors`, `bank_vectors`), for
+/// [`insert_keyed_vectors`]: a text already stored is left as it is.
+fn insert_by_text(table: &str) -> String {
+    format!(
+        "INSERT INTO {table} (model_id, text, embedding)
          SELECT $1, t, ($3::real[])[(i - 1) * $4 + 1 : i * $4]
          FROM unnest($2::text[]) WITH ORDINALITY AS u(t, i)
-         ON CONFLICT (model_id, md5(text)) DO NOTHING",
+         ON CONFLICT (model_id, md5(text)) DO NOTHING"
+    )
+}
+
+/// The stored question-bank vectors of `model_id` for `texts` (the texts as embedded), by
+/// text; texts not stored are absent.
+pub async fn bank_vectors(
+    pool: &PgPool,
+    model_id: &str,
+    texts: &[String],
+) -> AppResult<Vec<(String, Vec<f32>)>> {
+    Ok(sqlx::query_as(
+        "SELECT text, embedding FROM bank_vectors
+         WHERE model_id = $1 AND md5(text) = ANY(SELECT md5(t) FROM unnest($2::text[]) AS t)",
+    )
+    .bind(model_id)
+    .bind(texts)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Stores question-bank vectors (one transaction; texts already stored are left as they are).
+pub async fn insert_bank_vectors(
+    pool: &PgPool,
+    model_id: &str,
+    texts: &[String],
+    vectors: &[Vec<f32>],
+) -> AppResult<()> {
+    insert_keyed_vectors(
+        pool,
+        &insert_by_text("bank_vectors"),
         model_id,
         texts,
         vectors,

@@ -365,3 +365,62 @@ async fn an_edition_once_covered_by_the_multilingual_model_stays_covered(pool: P
     let fresh = nyaya::search::legs::CoveredEditions::default();
     assert!(!fresh.ready(&pool, doc, model).await.unwrap());
 }
+
+/// An embedder that has the bundled model's manifest but cannot embed: what a bank built with
+/// it holds came from the store.
+struct CannotEmbed(std::sync::Arc<dyn nyaya::embed::Embedder>);
+
+impl nyaya::embed::Embedder for CannotEmbed {
+    fn manifest(&self) -> &nyaya::embed::ModelManifest {
+        self.0.manifest()
+    }
+    fn embed_passages(&self, _: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Err(nyaya::embed::EmbedError::Run("not in this test".into()))
+    }
+    fn embed_raw(&self, _: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Err(nyaya::embed::EmbedError::Run("not in this test".into()))
+    }
+}
+
+/// The first process that needs the question bank embeds it and stores its vectors; the next
+/// one loads them and embeds nothing (ADR 0008, stop 33).
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
+    use nyaya::search::bank::BankCache;
+    let model = common::embedder().unwrap();
+    let first = BankCache::default()
+        .get(&pool, &model)
+        .await
+        .expect("the bank embeds");
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
+        .bind(&model.manifest().id)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(stored as usize, first.len());
+
+    let cannot: std::sync::Arc<dyn nyaya::embed::Embedder> =
+        std::sync::Arc::new(CannotEmbed(model.clone()));
+    let second = BankCache::default()
+        .get(&pool, &cannot)
+        .await
+        .expect("the stored bank loads without embedding");
+    assert_eq!(second.len(), first.len());
+    let query = model
+        .embed_query("Who appoints the Governor of a State?")
+        .unwrap();
+    let (a, b) = (
+        first.closeness(&query, None),
+        second.closeness(&query, None),
+    );
+    assert_eq!(a.len(), b.len());
+    for (id, cos) in &a {
+        assert!((cos - b[id]).abs() < 1e-6, "{id}: {cos} vs {}", b[id]);
+    }
+    // With nothing stored, an embedder that cannot embed leaves the search without a bank.
+    sqlx::query("DELETE FROM bank_vectors")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert!(BankCache::default().get(&pool, &cannot).await.is_none());
+}

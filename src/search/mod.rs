@@ -120,11 +120,12 @@ pub struct Models {
 }
 
 impl Models {
-    /// Embeds the question bank now rather than in the first search that needs it (about five
-    /// seconds): in a server's background start-up work, and before a measurement.
-    pub async fn preload_question_bank(&self) {
+    /// Readies the question bank now rather than in the first search that needs it (loaded
+    /// from Postgres, or about five seconds to embed where it is not stored): in a server's
+    /// background start-up work, and before a measurement.
+    pub async fn preload_question_bank(&self, pool: &PgPool) {
         if let Some(e) = &self.embedder {
-            self.question_bank.get(e).await;
+            self.question_bank.get(pool, e).await;
         }
     }
 }
@@ -716,7 +717,7 @@ pub async fn search_with_hint(
                 && language == crate::language::Language::English
                 && rerank_vector.is_some() =>
         {
-            models.question_bank.get(e).await
+            models.question_bank.get(pool, e).await
         }
         _ => None,
     };
