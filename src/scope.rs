@@ -228,7 +228,11 @@ impl<'a> Ctx<'a> {
         let text = self.text;
         let found = match class {
             OutOfScope::CaseLaw if self.trust_title => case_name(text),
-            OutOfScope::OtherLaw => {
+            // A statute named in a question anchored in the Constitution ("the constitutional
+            // basis for the Maternity Benefit Act", "is the Citizenship Act valid when the
+            // Constitution has a chapter on citizenship?") is a weak signal, as the module's
+            // other weak ones: there is something to quote (ADR 0005, stop 33).
+            OutOfScope::OtherLaw if !self.anchored => {
                 statute_act(text, self.trust_title).or_else(|| statute_section(text))
             }
             OutOfScope::CurrentAffairs => office_holder(text),
@@ -1206,6 +1210,9 @@ mod tests {
     #[test]
     fn in_scope_questions_pass() {
         let in_scope = [
+            // A statute named in a question anchored in the Constitution (stop 33).
+            "what is the constitutional basis for the Maternity Benefit Act",
+            "Is the Citizenship Act 1955 valid even though the Constitution already has its own chapter on citizenship?",
             // Another country named only as a foil to a question about this text.
             "Did the British Parliament give India its constitution, or did the people adopt it themselves?",
             "Can the police arrest me without telling me why?",
