@@ -6,9 +6,10 @@
 //!
 //! The bank is the 2,687 questions of `data/train/written.jsonl`, written by hand from the
 //! text by people barred from the golden set (1,029 at stop 30, two more rounds at stop 33).
-//! Its vectors are embedded with the configured model once per process (about five seconds):
-//! in `nyaya serve`'s background start-up work, before `nyaya eval` and `nyaya bench`
-//! measure, or else by the first search that needs it.
+//! Its vectors are the configured model's, embedded once per database (about five seconds) and
+//! stored in `bank_vectors`; a process loads them once (under 0.1 s), in `nyaya serve`'s
+//! background start-up work, before `nyaya eval` and `nyaya bench` measure, or else in the
+//! first search that needs them.
 //!
 //! Measured honestly: `nyaya eval` searches with [`SearchOptions::bank_holdout`] set, so that a
 //! golden question's own near-copies in the bank (cosine ≥ [`EVAL_HOLDOUT_COSINE`]) do not
@@ -67,7 +68,6 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, serde_json::Error> {
 /// The bank's questions as vectors of one model.
 #[derive(Debug)]
 pub struct QuestionBank {
-    pub model_id: String,
     refs: Vec<String>,
     vectors: Vec<Vec<f32>>,
 }
@@ -85,22 +85,9 @@ pub fn texts(embedder: &dyn Embedder, entries: &[Entry]) -> Vec<String> {
 }
 
 impl QuestionBank {
-    /// Embeds `entries` as queries (the model's query prefix), in batches.
-    pub fn embed(embedder: &dyn Embedder, entries: &[Entry]) -> Result<Self, EmbedError> {
-        let (bank, _) = Self::complete(
-            &embedder.manifest().id,
-            entries,
-            texts(embedder, entries),
-            HashMap::new(),
-            |batch| embedder.embed_raw(batch),
-        )?;
-        Ok(bank)
-    }
-
     /// The bank of `entries` (embedded as `texts`) from the vectors `stored` by text, embedding
     /// only the texts not among them with `embed`; also returns what it embedded, to be stored.
     pub fn complete(
-        model_id: &str,
         entries: &[Entry],
         texts: Vec<String>,
         mut stored: HashMap<String, Vec<f32>>,
@@ -132,7 +119,6 @@ impl QuestionBank {
             .map(|t| stored.get(t).cloned().unwrap_or_default())
             .collect();
         let bank = Self {
-            model_id: model_id.to_string(),
             refs: entries.iter().map(|e| e.ref_id.clone()).collect(),
             vectors,
         };
@@ -141,12 +127,8 @@ impl QuestionBank {
 
     /// From vectors already computed.
     #[cfg(test)]
-    fn from_vectors(model_id: &str, refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
-        Self {
-            model_id: model_id.to_string(),
-            refs,
-            vectors,
-        }
+    fn from_vectors(refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
+        Self { refs, vectors }
     }
 
     pub fn len(&self) -> usize {
@@ -220,9 +202,8 @@ impl BankCache {
                     };
                 let loaded = stored.len();
                 let e = embedder.clone();
-                let id = model_id.clone();
                 let bank = tokio::task::spawn_blocking(move || {
-                    QuestionBank::complete(&id, &entries, texts, stored, |batch| e.embed_raw(batch))
+                    QuestionBank::complete(&entries, texts, stored, |batch| e.embed_raw(batch))
                 })
                 .await;
                 match bank {
@@ -281,7 +262,6 @@ mod tests {
     #[test]
     fn closeness_is_each_provisions_best_question() {
         let bank = QuestionBank::from_vectors(
-            "test",
             vec!["21".into(), "21".into(), "32".into()],
             vec![vec![1.0, 0.0], vec![0.6, 0.8], vec![0.0, 1.0]],
         );
@@ -309,7 +289,7 @@ mod tests {
             .collect();
         let stored = HashMap::from([("q: mid one".to_string(), vec![0.0, 1.0])]);
         let mut asked: Vec<String> = Vec::new();
-        let (bank, fresh) = QuestionBank::complete("m", &entries, texts, stored, |batch| {
+        let (bank, fresh) = QuestionBank::complete(&entries, texts, stored, |batch| {
             asked.extend(batch.iter().cloned());
             Ok(batch.iter().map(|t| vec![t.len() as f32, 0.0]).collect())
         })
