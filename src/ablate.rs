@@ -45,6 +45,10 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.mode = Mode::HybridRerank;
             o.bank_weight = 0.0;
         }),
+        with("hybrid+rerank − the bank's scope vote", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.scope_bank = false;
+        }),
         with("hybrid+rerank, second stage none", &|o| {
             o.mode = Mode::HybridRerank;
             o.second_stage = SecondStage::None;

@@ -118,6 +118,11 @@ pub struct Config {
     #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
     pub bank_weight: f64,
 
+    /// Refuse a question whose closest questions in the bank are ones the text does not answer
+    /// (data/train/out_of_scope.jsonl against data/train/written.jsonl; ADR 0005).
+    #[arg(long, env = "NYAYA_SCOPE_BANK", global = true, default_value_t = true, action = clap::ArgAction::Set)]
+    pub scope_bank: bool,
+
     /// A cross-encoder folder (ONNX + tokenizer files + nyaya-reranker.json), e.g.
     /// bge-reranker-v2-m3. Optional; nothing ships it.
     #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
@@ -298,6 +303,7 @@ impl Config {
             mode: self.search_mode,
             second_stage: self.second_stage,
             bank_weight: self.bank_weight,
+            scope_bank: self.scope_bank,
             rrf_k: self.rrf_k,
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,

@@ -31,7 +31,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 /// Why a question is outside what the Constitution's text can answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutOfScope {
     /// An attempt to change the service's instructions or make it fabricate text.

@@ -397,7 +397,7 @@ async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
         .fetch_one(&pool)
         .await
         .unwrap();
-    assert_eq!(stored as usize, first.len());
+    assert_eq!(stored as usize, first.len() + first.unanswerable_len());
 
     let cannot: std::sync::Arc<dyn nyaya::embed::Embedder> =
         std::sync::Arc::new(CannotEmbed(model.clone()));
@@ -417,6 +417,19 @@ async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
     for (id, cos) in &a {
         assert!((cos - b[id]).abs() < 1e-6, "{id}: {cos} vs {}", b[id]);
     }
+    // The scope vote reads the same stored vectors.
+    let query = model
+        .embed_query("Which Indian state has the longest coastline?")
+        .unwrap();
+    let (a, b) = (
+        first.scope_vote(&query, None).unwrap(),
+        second.scope_vote(&query, None).unwrap(),
+    );
+    assert_eq!(a.class, b.class);
+    assert!(
+        (a.margin - b.margin).abs() < 1e-6 && a.refusal().is_some(),
+        "{a:?}"
+    );
     // With nothing stored, an embedder that cannot embed leaves the search without a bank.
     sqlx::query("DELETE FROM bank_vectors")
         .execute(&pool)

@@ -11,6 +11,13 @@
 //! background start-up work, before `nyaya eval` and `nyaya bench` measure, or else in the
 //! first search that needs them.
 //!
+//! The bank also holds questions the text does *not* answer (`data/train/out_of_scope.jsonl`,
+//! 1,039 of them: other statutes, case law, current affairs, other countries, general
+//! knowledge, opinions, creative tasks, injections), each with the refusal class it calls for.
+//! [`QuestionBank::scope_vote`] compares a question's closest unanswerable questions with its
+//! closest answerable ones: a question that reads like the former is refused as its closest
+//! one is, which word lists alone never generalised to (ADR 0005, stop 34).
+//!
 //! Measured honestly: `nyaya eval` searches with [`SearchOptions::bank_holdout`] set, so that a
 //! golden question's own near-copies in the bank (cosine ≥ [`EVAL_HOLDOUT_COSINE`]) do not
 //! count; what it reports is the bank's effect on a question nobody wrote down before.
@@ -25,11 +32,30 @@ use serde::Deserialize;
 use sqlx::PgPool;
 
 use crate::embed::{EmbedError, Embedder};
+use crate::scope::OutOfScope;
 use crate::store;
 
 /// The hand-written questions, one JSON object a line (`question`, `ref`, `template`): the
 /// bank, and a teacher `nyaya train --teacher written` can fit the ranker on (ADR 0008).
 pub(crate) const WRITTEN_JSONL: &str = include_str!("../../data/train/written.jsonl");
+
+/// Questions the text does not answer, one JSON object a line (`question`, `class`, `form`),
+/// written by hand by people barred from the golden set and the outside refusal set (stop 34).
+pub(crate) const OUT_OF_SCOPE_JSONL: &str = include_str!("../../data/train/out_of_scope.jsonl");
+
+/// How many of its closest answerable and unanswerable questions [`QuestionBank::scope_vote`]
+/// averages on each side.
+pub const SCOPE_NEIGHBOURS: usize = 5;
+
+/// How much closer (mean cosine of the [`SCOPE_NEIGHBOURS`] closest) a question must be to the
+/// unanswerable questions than to the answerable ones to be refused. Chosen on the dev halves
+/// of the golden set and the outside refusal set, the dev paraphrases and the bank itself
+/// (each question left out of its own vote) (ADR 0005, stop 34).
+pub const SCOPE_MARGIN: f64 = 0.05;
+
+/// And how close its closest unanswerable question must be at least: far from everything,
+/// the vote is noise (the coverage threshold judges such a question).
+pub const SCOPE_FLOOR: f64 = 0.5;
 
 /// What `nyaya eval` leaves out of the bank for each question it asks: bank questions at least
 /// this close to it (cosine) are the same question reworded, found rather than answered.
@@ -48,6 +74,21 @@ pub struct Entry {
     pub ref_id: String,
 }
 
+/// A question the text does not answer and the refusal it calls for.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Unanswerable {
+    pub question: String,
+    pub class: OutOfScope,
+}
+
+/// The shipped unanswerable questions, in file order.
+///
+/// # Panics
+/// Never for the shipped file (a unit test parses it).
+pub fn shipped_out_of_scope() -> Vec<Unanswerable> {
+    parse(OUT_OF_SCOPE_JSONL).expect("data/train/out_of_scope.jsonl is a list of questions")
+}
+
 /// The shipped bank's entries, in file order.
 ///
 /// # Panics
@@ -57,8 +98,8 @@ pub fn shipped() -> Vec<Entry> {
     parse(WRITTEN_JSONL).expect("data/train/written.jsonl is a list of entries")
 }
 
-/// Entries from JSONL text (blank lines skipped; fields besides `question` and `ref` ignored).
-pub fn parse(text: &str) -> Result<Vec<Entry>, serde_json::Error> {
+/// Entries from JSONL text (blank lines skipped; fields the type does not name ignored).
+pub fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<Vec<T>, serde_json::Error> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(serde_json::from_str)
@@ -70,25 +111,43 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, serde_json::Error> {
 pub struct QuestionBank {
     refs: Vec<String>,
     vectors: Vec<Vec<f32>>,
+    /// The unanswerable questions' classes and vectors.
+    classes: Vec<OutOfScope>,
+    out_vectors: Vec<Vec<f32>>,
+}
+
+/// What the bank says of a question's scope: how much closer it is to the unanswerable
+/// questions than to the answerable ones, and the class of the closest unanswerable one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScopeVote {
+    pub margin: f64,
+    pub closest: f64,
+    pub class: OutOfScope,
+}
+
+impl ScopeVote {
+    /// The class to refuse with, when the vote is clear enough to refuse.
+    pub fn refusal(&self) -> Option<OutOfScope> {
+        (self.margin > SCOPE_MARGIN && self.closest >= SCOPE_FLOOR).then_some(self.class)
+    }
 }
 
 /// Texts embedded now, with their vectors: what a bank adds to the store.
 pub type Embedded = Vec<(String, Vec<f32>)>;
 
-/// The texts a model embeds for `entries`: its query prefix, then the question.
-pub fn texts(embedder: &dyn Embedder, entries: &[Entry]) -> Vec<String> {
+/// The texts a model embeds for `questions`: its query prefix, then the question.
+pub fn texts<'a>(embedder: &dyn Embedder, questions: impl Iterator<Item = &'a str>) -> Vec<String> {
     let prefix = &embedder.manifest().query_prefix;
-    entries
-        .iter()
-        .map(|e| format!("{prefix}{}", e.question))
-        .collect()
+    questions.map(|q| format!("{prefix}{q}")).collect()
 }
 
 impl QuestionBank {
-    /// The bank of `entries` (embedded as `texts`) from the vectors `stored` by text, embedding
-    /// only the texts not among them with `embed`; also returns what it embedded, to be stored.
+    /// The bank of `entries` and `unanswerable` (embedded as `texts`, in that order) from the
+    /// vectors `stored` by text, embedding only the texts not among them with `embed`; also
+    /// returns what it embedded, to be stored.
     pub fn complete(
         entries: &[Entry],
+        unanswerable: &[Unanswerable],
         texts: Vec<String>,
         mut stored: HashMap<String, Vec<f32>>,
         mut embed: impl FnMut(&[String]) -> Result<Vec<Vec<f32>>, EmbedError>,
@@ -114,13 +173,16 @@ impl QuestionBank {
         for (t, v) in &fresh {
             stored.insert(t.clone(), v.clone());
         }
-        let vectors = texts
+        let mut vectors: Vec<Vec<f32>> = texts
             .iter()
             .map(|t| stored.get(t).cloned().unwrap_or_default())
             .collect();
+        let out_vectors = vectors.split_off(entries.len().min(vectors.len()));
         let bank = Self {
             refs: entries.iter().map(|e| e.ref_id.clone()).collect(),
             vectors,
+            classes: unanswerable.iter().map(|u| u.class).collect(),
+            out_vectors,
         };
         Ok((bank, fresh))
     }
@@ -128,7 +190,12 @@ impl QuestionBank {
     /// From vectors already computed.
     #[cfg(test)]
     fn from_vectors(refs: Vec<String>, vectors: Vec<Vec<f32>>) -> Self {
-        Self { refs, vectors }
+        Self {
+            refs,
+            vectors,
+            classes: Vec::new(),
+            out_vectors: Vec::new(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -137,6 +204,11 @@ impl QuestionBank {
 
     pub fn is_empty(&self) -> bool {
         self.refs.is_empty()
+    }
+
+    /// How many of its questions are ones the text does not answer.
+    pub fn unanswerable_len(&self) -> usize {
+        self.out_vectors.len()
     }
 
     /// Each provision's closest bank question to the query (cosine; the vectors are unit),
@@ -153,6 +225,45 @@ impl QuestionBank {
         }
         best
     }
+}
+
+impl QuestionBank {
+    /// How the question's closest unanswerable questions compare with its closest answerable
+    /// ones (the mean cosine of the [`SCOPE_NEIGHBOURS`] closest on each side), leaving out
+    /// questions at least `holdout` close; `None` when either side is empty.
+    pub fn scope_vote(&self, query: &[f32], holdout: Option<f64>) -> Option<ScopeVote> {
+        let answerable = closest(&self.vectors, query, holdout);
+        let unanswerable = closest(&self.out_vectors, query, holdout);
+        let (&(closest, at), _) = (unanswerable.first()?, answerable.first()?);
+        Some(ScopeVote {
+            margin: mean_of_head(&unanswerable) - mean_of_head(&answerable),
+            closest,
+            class: self.classes[at],
+        })
+    }
+}
+
+/// Cosines of `vectors` to `query` (unit vectors), best first, with their index; those at
+/// least `holdout` close left out.
+fn closest(vectors: &[Vec<f32>], query: &[f32], holdout: Option<f64>) -> Vec<(f64, usize)> {
+    let mut cos: Vec<(f64, usize)> = vectors
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            (
+                v.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() as f64,
+                i,
+            )
+        })
+        .filter(|(c, _)| !holdout.is_some_and(|h| *c >= h))
+        .collect();
+    cos.sort_by(|a, b| b.0.total_cmp(&a.0));
+    cos
+}
+
+fn mean_of_head(sorted: &[(f64, usize)]) -> f64 {
+    let head = &sorted[..sorted.len().min(SCOPE_NEIGHBOURS)];
+    head.iter().map(|(c, _)| c).sum::<f64>() / head.len().max(1) as f64
 }
 
 /// Adds `weight` × (each candidate's closeness − the head's closest) to its score, so the
@@ -190,7 +301,14 @@ impl BankCache {
             .get_or_init(|| async {
                 let started = std::time::Instant::now();
                 let entries = shipped();
-                let texts = texts(embedder.as_ref(), &entries);
+                let unanswerable = shipped_out_of_scope();
+                let texts = texts(
+                    embedder.as_ref(),
+                    entries
+                        .iter()
+                        .map(|e| e.question.as_str())
+                        .chain(unanswerable.iter().map(|u| u.question.as_str())),
+                );
                 let model_id = embedder.manifest().id.clone();
                 let stored: HashMap<String, Vec<f32>> =
                     match store::bank_vectors(pool, &model_id, &texts).await {
@@ -203,7 +321,9 @@ impl BankCache {
                 let loaded = stored.len();
                 let e = embedder.clone();
                 let bank = tokio::task::spawn_blocking(move || {
-                    QuestionBank::complete(&entries, texts, stored, |batch| e.embed_raw(batch))
+                    QuestionBank::complete(&entries, &unanswerable, texts, stored, |batch| {
+                        e.embed_raw(batch)
+                    })
                 })
                 .await;
                 match bank {
@@ -220,6 +340,7 @@ impl BankCache {
                         }
                         tracing::info!(
                             questions = bank.len(),
+                            unanswerable = bank.unanswerable_len(),
                             loaded,
                             embedded,
                             ms = started.elapsed().as_secs_f64() * 1000.0,
@@ -260,6 +381,61 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_unanswerable_questions_parse_and_are_not_also_answerable() {
+        let out = shipped_out_of_scope();
+        assert!(out.len() > 1000, "{}", out.len());
+        assert!(out.iter().all(|u| u.class != OutOfScope::ChitChat));
+        let answerable: std::collections::HashSet<String> = shipped()
+            .into_iter()
+            .map(|e| e.question.to_lowercase())
+            .collect();
+        for u in &out {
+            assert!(!answerable.contains(&u.question.to_lowercase()), "{u:?}");
+        }
+    }
+
+    #[test]
+    fn the_scope_vote_compares_both_sides_and_refuses_only_when_clear() {
+        let unit = |a: f32| vec![a.cos(), a.sin()];
+        let (entries, unanswerable): (Vec<Entry>, Vec<Unanswerable>) = (
+            vec![Entry {
+                question: "a".into(),
+                ref_id: "21".into(),
+            }],
+            vec![Unanswerable {
+                question: "b".into(),
+                class: OutOfScope::CaseLaw,
+            }],
+        );
+        let stored = HashMap::from([("a".to_string(), unit(0.0)), ("b".to_string(), unit(1.0))]);
+        let (bank, fresh) = QuestionBank::complete(
+            &entries,
+            &unanswerable,
+            vec!["a".into(), "b".into()],
+            stored,
+            |_| unreachable!("everything is stored"),
+        )
+        .unwrap();
+        assert!(fresh.is_empty());
+        // Next to the unanswerable question: refused as it is.
+        let v = bank.scope_vote(&unit(0.95), None).unwrap();
+        assert!(v.margin > 0.3, "{v:?}");
+        assert_eq!(v.refusal(), Some(OutOfScope::CaseLaw));
+        // Half-way: no clear side, no refusal.
+        assert_eq!(bank.scope_vote(&unit(0.5), None).unwrap().refusal(), None);
+        // Close to the answerable one: none either.
+        assert_eq!(bank.scope_vote(&unit(0.1), None).unwrap().refusal(), None);
+        // Far from both (closest unanswerable below the floor): none, whatever the margin.
+        let far = bank.scope_vote(&unit(2.2), None).unwrap();
+        assert!(
+            far.margin > SCOPE_MARGIN && far.refusal().is_none(),
+            "{far:?}"
+        );
+        // Held out: the unanswerable question itself does not vote for its own copy.
+        assert!(bank.scope_vote(&unit(1.0), Some(0.9)).is_none());
+    }
+
+    #[test]
     fn closeness_is_each_provisions_best_question() {
         let bank = QuestionBank::from_vectors(
             vec!["21".into(), "21".into(), "32".into()],
@@ -277,7 +453,7 @@ mod tests {
 
     #[test]
     fn complete_embeds_only_what_is_not_stored_and_keeps_file_order() {
-        let entries = parse(
+        let entries: Vec<Entry> = parse(
             r#"{"question": "long question here", "ref": "21"}
 {"question": "short", "ref": "32"}
 {"question": "mid one", "ref": "14"}"#,
@@ -289,7 +465,7 @@ mod tests {
             .collect();
         let stored = HashMap::from([("q: mid one".to_string(), vec![0.0, 1.0])]);
         let mut asked: Vec<String> = Vec::new();
-        let (bank, fresh) = QuestionBank::complete(&entries, texts, stored, |batch| {
+        let (bank, fresh) = QuestionBank::complete(&entries, &[], texts, stored, |batch| {
             asked.extend(batch.iter().cloned());
             Ok(batch.iter().map(|t| vec![t.len() as f32, 0.0]).collect())
         })

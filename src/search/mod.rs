@@ -167,6 +167,9 @@ pub struct SearchOptions {
     /// How far the question bank moves the learned stage's order ([`bank::DEFAULT_WEIGHT`];
     /// 0 is off).
     pub bank_weight: f64,
+    /// Refuse a question whose closest bank questions are ones the text does not answer
+    /// ([`bank::QuestionBank::scope_vote`]).
+    pub scope_bank: bool,
     /// Leave out bank questions at least this close to the question: `nyaya eval` sets it
     /// ([`bank::EVAL_HOLDOUT_COSINE`]) so that a golden question's near-copy in the bank does
     /// not flatter the figures. `None` (every bank question counts) elsewhere.
@@ -225,6 +228,7 @@ impl Default for SearchOptions {
             rerank_depth: 30,
             second_stage: SecondStage::default(),
             bank_weight: bank::DEFAULT_WEIGHT,
+            scope_bank: true,
             bank_holdout: None,
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
@@ -302,9 +306,14 @@ pub struct Coverage {
     /// Why not, when not covered.
     #[schema(required)]
     pub reason: Option<String>,
-    /// The out-of-scope class, when the rules recognised one.
+    /// The out-of-scope class, when the rules or the question bank recognised one.
     #[schema(required)]
     pub out_of_scope: Option<crate::scope::OutOfScope>,
+    /// How much closer the question is to the bank's unanswerable questions than to its
+    /// answerable ones (mean cosine of the closest five each; `None` without the bank). Above
+    /// 0.05 the search says the text does not cover it (`bank::SCOPE_MARGIN`).
+    #[schema(required)]
+    pub bank_margin: Option<f64>,
 }
 
 /// `POST /v1/search`'s reply.
@@ -804,11 +813,27 @@ pub async fn search_with_hint(
             .fold(0.0, f64::max)
     });
     let threshold = opts.refusal_threshold_for(multilingual);
+    // The bank's scope vote reads the question's own vector. English only: MiniLM reads
+    // romanised Hindi as noise, and such a question's closest bank questions are whatever else
+    // is romanised Hindi, answerable or not (ADR 0005, stop 34). The question as typed,
+    // embedded apart from its glossary words, voted the same on every dev set and cost 2 ms
+    // more at p50.
+    let scope_vector =
+        rerank_vector.filter(|_| opts.scope_bank && language == crate::language::Language::English);
+    let scope_vote = match (scope_vector, &models.embedder) {
+        (Some(v), Some(e)) => models
+            .question_bank
+            .get(pool, e)
+            .await
+            .and_then(|b| b.scope_vote(v, opts.bank_holdout)),
+        _ => None,
+    };
     let coverage = coverage(
         typed,
         results.iter().any(|r| r.pinned),
         confidence,
         threshold,
+        scope_vote,
     );
     timings.total = ms(started);
     Ok(SearchResponse {
@@ -853,16 +878,27 @@ fn known_words(models: &Models) -> Vec<String> {
 }
 
 /// The search-level "not covered" decision: the out-of-scope rules first (another statute,
-/// case law, an injection …), then — unless the question named a provision — the best
+/// case law, an injection …); then, unless the question named a provision, the question
+/// bank's vote (a question that reads like those the text does not answer), and the best
 /// chunk's similarity against the calibrated threshold.
-fn coverage(query: &str, pinned: bool, confidence: Option<f64>, threshold: f64) -> Coverage {
-    let scope = crate::scope::check(query);
-    if let Some(class) = scope.verdict {
+fn coverage(
+    query: &str,
+    pinned: bool,
+    confidence: Option<f64>,
+    threshold: f64,
+    vote: Option<bank::ScopeVote>,
+) -> Coverage {
+    let bank_margin = vote.map(|v| v.margin);
+    let class = crate::scope::check(query)
+        .verdict
+        .or_else(|| vote.and_then(|v| v.refusal()).filter(|_| !pinned));
+    if let Some(class) = class {
         return Coverage {
             covered: false,
             confidence,
             reason: Some(class.reason().to_string()),
             out_of_scope: Some(class),
+            bank_margin,
         };
     }
     let weak = !pinned && confidence.is_some_and(|c| c < threshold);
@@ -871,6 +907,7 @@ fn coverage(query: &str, pinned: bool, confidence: Option<f64>, threshold: f64) 
         confidence,
         reason: weak.then(|| NOT_CLOSE_ENOUGH.to_string()),
         out_of_scope: None,
+        bank_margin,
     }
 }
 
@@ -1157,19 +1194,51 @@ mod tests {
     }
 
     #[test]
-    fn coverage_rules_first_then_the_threshold_unless_pinned() {
+    fn coverage_rules_first_then_the_bank_then_the_threshold_unless_pinned() {
         let t = SearchOptions::default().refusal_threshold;
         // The rules refuse whatever the similarity.
-        let c = coverage("What does section 302 IPC say?", false, Some(0.9), t);
+        let c = coverage("What does section 302 IPC say?", false, Some(0.9), t, None);
         assert!(!c.covered && c.out_of_scope.is_some() && c.reason.is_some());
         // Weak retrieval refuses…
-        let c = coverage("Is there a right to a pension?", false, Some(t - 0.01), t);
+        let c = coverage(
+            "Is there a right to a pension?",
+            false,
+            Some(t - 0.01),
+            t,
+            None,
+        );
         assert!(!c.covered && c.out_of_scope.is_none());
         // …unless the question named a provision, or the similarity is high enough.
-        assert!(coverage("What does Article 21 say?", true, Some(t - 0.01), t).covered);
-        assert!(coverage("Is there a right to a pension?", false, Some(t + 0.01), t).covered);
+        assert!(coverage("What does Article 21 say?", true, Some(t - 0.01), t, None).covered);
+        assert!(
+            coverage(
+                "Is there a right to a pension?",
+                false,
+                Some(t + 0.01),
+                t,
+                None
+            )
+            .covered
+        );
         // Without the dense leg there is no similarity to judge by.
-        assert!(coverage("Is there a right to a pension?", false, None, t).covered);
+        assert!(coverage("Is there a right to a pension?", false, None, t, None).covered);
+        // The bank's clear vote refuses a question the rules let through, with its class…
+        let vote = |margin| bank::ScopeVote {
+            margin,
+            closest: 0.8,
+            class: crate::scope::OutOfScope::GeneralKnowledge,
+        };
+        let q = "Who hand-wrote the original copy?";
+        let c = coverage(q, false, Some(0.9), t, Some(vote(0.2)));
+        assert!(!c.covered && c.bank_margin == Some(0.2));
+        assert_eq!(
+            c.out_of_scope,
+            Some(crate::scope::OutOfScope::GeneralKnowledge)
+        );
+        // …but not a question that names a provision, nor one with an unclear vote.
+        assert!(coverage(q, true, Some(0.9), t, Some(vote(0.2))).covered);
+        let c = coverage(q, false, Some(0.9), t, Some(vote(0.0)));
+        assert!(c.covered && c.out_of_scope.is_none() && c.bank_margin == Some(0.0));
     }
 
     #[test]

@@ -292,6 +292,29 @@ mod tests {
         assert_eq!(distinct.len(), w.len(), "a written question is repeated");
     }
 
+    /// Neither side of the question bank repeats a question the evaluation asks: the golden
+    /// set, its paraphrases, or the outside refusal set (`eval/outside/scope.jsonl`).
+    #[test]
+    fn the_bank_never_repeats_an_evaluated_question() {
+        let mut held = held_out_questions().expect("golden set and paraphrases load");
+        let outside = include_str!("../../eval/outside/scope.jsonl");
+        for line in outside.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("an outside case");
+            held.insert(questions::normalise(
+                v["question"].as_str().unwrap_or_default(),
+            ));
+        }
+        let bank = written().expect("data/train/written.jsonl parses");
+        let unanswerable = crate::search::bank::shipped_out_of_scope();
+        let asked: Vec<&str> = bank
+            .iter()
+            .map(|g| g.question.as_str())
+            .chain(unanswerable.iter().map(|u| u.question.as_str()))
+            .filter(|q| held.contains(&questions::normalise(q)))
+            .collect();
+        assert!(asked.is_empty(), "{asked:?}");
+    }
+
     /// The shipped training data never asks a golden or paraphrase question, and the shipped
     /// model was fitted on exactly that file.
     #[test]
