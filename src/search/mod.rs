@@ -121,7 +121,7 @@ pub struct Models {
 
 impl Models {
     /// Readies the question bank now rather than in the first search that needs it (loaded
-    /// from Postgres, or about five seconds to embed where it is not stored): in a server's
+    /// from Postgres, or about ten seconds to embed where it is not stored): in a server's
     /// background start-up work, and before a measurement.
     pub async fn preload_question_bank(&self, pool: &PgPool) {
         if let Some(e) = &self.embedder {
