@@ -118,6 +118,11 @@ pub struct Config {
     #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
     pub bank_weight: f64,
 
+    /// How far the multilingual question bank (English and Hindi questions, multilingual-e5)
+    /// moves the fused order of a question in an Indian script; 0 switches it off (ADR 0013).
+    #[arg(long, env = "NYAYA_MULTILINGUAL_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().multilingual_bank_weight)]
+    pub multilingual_bank_weight: f64,
+
     /// Refuse a question whose closest questions in the bank are ones the text does not answer
     /// (data/train/out_of_scope.jsonl against data/train/written.jsonl; ADR 0005).
     #[arg(long, env = "NYAYA_SCOPE_BANK", global = true, default_value_t = true, action = clap::ArgAction::Set)]
@@ -303,6 +308,7 @@ impl Config {
             mode: self.search_mode,
             second_stage: self.second_stage,
             bank_weight: self.bank_weight,
+            multilingual_bank_weight: self.multilingual_bank_weight,
             scope_bank: self.scope_bank,
             rrf_k: self.rrf_k,
             depth: self.search_depth,

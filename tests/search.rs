@@ -386,10 +386,10 @@ impl nyaya::embed::Embedder for CannotEmbed {
 /// one loads them and embeds nothing (ADR 0008, stop 33).
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
-    use nyaya::search::bank::BankCache;
+    use nyaya::search::bank::{BankCache, Sources};
     let model = common::embedder().unwrap();
     let first = BankCache::default()
-        .get(&pool, &model)
+        .get(&pool, &model, Sources::English)
         .await
         .expect("the bank embeds");
     let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
@@ -402,10 +402,17 @@ async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
     let cannot: std::sync::Arc<dyn nyaya::embed::Embedder> =
         std::sync::Arc::new(CannotEmbed(model.clone()));
     let second = BankCache::default()
-        .get(&pool, &cannot)
+        .get(&pool, &cannot, Sources::English)
         .await
         .expect("the stored bank loads without embedding");
     assert_eq!(second.len(), first.len());
+    // The cross-lingual bank is the answerable questions alone, from the same stored vectors.
+    let answerable = BankCache::default()
+        .get(&pool, &cannot, Sources::CrossLingual)
+        .await
+        .expect("the stored answerable questions load without embedding");
+    assert_eq!(answerable.len(), first.len());
+    assert_eq!(answerable.unanswerable_len(), 0);
     let query = model
         .embed_query("Who appoints the Governor of a State?")
         .unwrap();
@@ -435,5 +442,8 @@ async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
         .execute(&pool)
         .await
         .unwrap();
-    assert!(BankCache::default().get(&pool, &cannot).await.is_none());
+    assert!(BankCache::default()
+        .get(&pool, &cannot, Sources::English)
+        .await
+        .is_none());
 }

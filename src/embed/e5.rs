@@ -263,4 +263,52 @@ mod tests {
         assert_eq!(raw[1], e5.embed_passages(&["धन विधेयक".into()]).unwrap()[0]);
         assert!(raw[0] != raw[1], "query and passage prefixes differ");
     }
+
+    /// The cross-lingual question bank's premise (`search::bank::Sources::CrossLingual`): a
+    /// question in Hindi is nearer the English bank questions that mean it than those about a
+    /// neighbouring provision, enough to move the fused head. Needs `make setup`.
+    #[test]
+    fn a_hindi_question_meets_the_english_bank_questions_it_means() {
+        use crate::search::bank::{self, Entry, QuestionBank};
+        let Some(dir) = installed() else {
+            panic!("the multilingual model is not installed: run `make setup`");
+        };
+        let e5 = E5Embedder::load(&dir).unwrap();
+        let entries: Vec<Entry> = [
+            ("Who appoints the judges of the Supreme Court?", "124"),
+            ("How is a Supreme Court judge appointed?", "124"),
+            ("Who appoints a High Court judge?", "217"),
+            ("How are judges of a High Court appointed?", "217"),
+            ("How long does a Governor hold office?", "156"),
+        ]
+        .into_iter()
+        .map(|(q, r)| Entry {
+            question: q.into(),
+            ref_id: r.into(),
+        })
+        .collect();
+        let texts = bank::texts(&e5, entries.iter().map(|e| e.question.as_str()));
+        let (qb, fresh) = QuestionBank::complete(&entries, &[], texts, Default::default(), |b| {
+            e5.embed_raw(b)
+        })
+        .unwrap();
+        assert_eq!(fresh.len(), 5);
+        let v = e5
+            .embed_query("उच्च न्यायालय के न्यायाधीश की नियुक्ति कौन करता है?")
+            .unwrap();
+        let near = qb.closeness_of(&v, None, bank::CROSS_LINGUAL_NEIGHBOURS);
+        assert!(near["217"] > near["124"], "{near:?}");
+        assert!(near["124"] > near["156"], "{near:?}");
+        // Fused with the Supreme Court's Article first, the High Court's comes up.
+        let fused = ["124", "217", "156"]
+            .iter()
+            .map(|id| crate::search::fusion::Fused {
+                ref_id: id.parse().unwrap(),
+                score: 0.0,
+                legs: Default::default(),
+            })
+            .collect();
+        let moved = bank::reorder_head(fused, &near, 30, bank::DEFAULT_MULTILINGUAL_WEIGHT);
+        assert_eq!(moved[0].ref_id.to_string(), "217");
+    }
 }

@@ -33,6 +33,7 @@ use serde::Deserialize;
 
 use sqlx::PgPool;
 
+use super::fusion::Fused;
 use crate::embed::{EmbedError, Embedder};
 use crate::scope::OutOfScope;
 use crate::store;
@@ -68,6 +69,21 @@ pub const EVAL_HOLDOUT_COSINE: f64 = 0.9;
 /// 0 switches the bank off.
 pub const DEFAULT_WEIGHT: f64 = 20.0;
 
+/// The same for the multilingual model, whose cosines all sit high: a question and its
+/// rewording meet at 0.97 and more, where two different questions on one subject can meet at
+/// 0.95 (ADR 0013, stop 35).
+pub const EVAL_HOLDOUT_MULTILINGUAL: f64 = 0.97;
+
+/// How much a head candidate's closeness to the cross-lingual bank (cosine, against the
+/// head's closest) outweighs one step down the fused order (in units of ln(1 + rank)). Chosen
+/// on the multilingual golden set's dev split and on Hindi questions written from the text
+/// (`eval/written/hi.jsonl`) (ADR 0013, stop 35); 0 switches it off.
+pub const DEFAULT_MULTILINGUAL_WEIGHT: f64 = 160.0;
+
+/// How many of a provision's closest questions its cross-lingual closeness averages: one
+/// English question that happens to sit near a Hindi one is weaker evidence than two.
+pub const CROSS_LINGUAL_NEIGHBOURS: usize = 2;
+
 /// A bank question and the provision that governs it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Entry {
@@ -98,6 +114,28 @@ pub fn shipped_out_of_scope() -> Vec<Unanswerable> {
 /// build defect.
 pub fn shipped() -> Vec<Entry> {
     parse(WRITTEN_JSONL).expect("data/train/written.jsonl is a list of entries")
+}
+
+/// Which questions a bank holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sources {
+    /// The English model's: the answerable questions, which move the learned stage, and the
+    /// unanswerable ones, which vote on scope.
+    English,
+    /// The multilingual model's: the answerable questions only, read across languages (a
+    /// question in Hindi or Tamil meets the English question it means). Hindi questions
+    /// were tried too and did not help: their closeness to a Hindi question is mostly of
+    /// wording (ADR 0013, stop 35).
+    CrossLingual,
+}
+
+impl Sources {
+    fn unanswerable(self) -> Vec<Unanswerable> {
+        match self {
+            Sources::English => shipped_out_of_scope(),
+            Sources::CrossLingual => Vec::new(),
+        }
+    }
 }
 
 /// Entries from JSONL text (blank lines skipped; fields the type does not name ignored).
@@ -216,16 +254,34 @@ impl QuestionBank {
     /// Each provision's closest bank question to the query (cosine; the vectors are unit),
     /// leaving out bank questions at least `holdout` close (an evaluation's near-copies).
     pub fn closeness(&self, query: &[f32], holdout: Option<f64>) -> HashMap<&str, f64> {
-        let mut best: HashMap<&str, f64> = HashMap::new();
+        self.closeness_of(query, holdout, 1)
+    }
+
+    /// The mean cosine of each provision's `n` closest bank questions (fewer when it has
+    /// fewer), leaving out those at least `holdout` close.
+    pub fn closeness_of(
+        &self,
+        query: &[f32],
+        holdout: Option<f64>,
+        n: usize,
+    ) -> HashMap<&str, f64> {
+        let mut best: HashMap<&str, Vec<f64>> = HashMap::new();
         for (r, v) in self.refs.iter().zip(&self.vectors) {
             let cos = cosine(v, query);
             if holdout.is_some_and(|h| cos >= h) {
                 continue;
             }
-            let e = best.entry(r.as_str()).or_insert(f64::NEG_INFINITY);
-            *e = e.max(cos);
+            let top = best.entry(r.as_str()).or_default();
+            // Kept best first, at most `n` long.
+            let at = top.iter().position(|c| cos > *c).unwrap_or(top.len());
+            if at < n.max(1) {
+                top.insert(at, cos);
+                top.truncate(n.max(1));
+            }
         }
-        best
+        best.into_iter()
+            .map(|(r, top)| (r, top.iter().sum::<f64>() / top.len() as f64))
+            .collect()
     }
 
     /// How the question's closest unanswerable questions compare with its closest answerable
@@ -303,6 +359,28 @@ pub fn nudge(scores: &mut [f64], closeness: &[Option<f64>], weight: f64) {
     }
 }
 
+/// The fused head (its first `depth`) re-ordered by the bank: each candidate's place in the
+/// fused order, as −ln(1 + rank), [`nudge`]d by its `closeness`. A fused order has no
+/// calibrated score to move, and its first places are worth more apart than its last.
+pub fn reorder_head(
+    mut fused: Vec<Fused>,
+    closeness: &HashMap<&str, f64>,
+    depth: usize,
+    weight: f64,
+) -> Vec<Fused> {
+    let n = depth.min(fused.len());
+    let near: Vec<Option<f64>> = fused[..n]
+        .iter()
+        .map(|f| closeness.get(f.ref_id.as_str()).copied())
+        .collect();
+    let mut scores: Vec<f64> = (0..n).map(|i| -((1 + i) as f64).ln()).collect();
+    nudge(&mut scores, &near, weight);
+    let rest = fused.split_off(n);
+    let mut head: Vec<(f64, Fused)> = scores.into_iter().zip(fused).collect();
+    head.sort_by(|a, b| b.0.total_cmp(&a.0));
+    head.into_iter().map(|(_, f)| f).chain(rest).collect()
+}
+
 /// The bank of one process, on first use: loaded from the vectors stored in Postgres
 /// (`bank_vectors`), and whatever is missing embedded with the search's embedder and stored.
 #[derive(Debug, Default)]
@@ -316,12 +394,13 @@ impl BankCache {
         &self,
         pool: &PgPool,
         embedder: &Arc<dyn Embedder>,
+        sources: Sources,
     ) -> Option<Arc<QuestionBank>> {
         self.0
             .get_or_init(|| async {
                 let started = std::time::Instant::now();
                 let entries = shipped();
-                let unanswerable = shipped_out_of_scope();
+                let unanswerable = sources.unanswerable();
                 let texts = texts(
                     embedder.as_ref(),
                     entries
@@ -398,6 +477,31 @@ mod tests {
                 .map(|r| r.to_string());
             assert_eq!(canonical.as_deref().ok(), Some(e.ref_id.as_str()), "{e:?}");
         }
+    }
+
+    #[test]
+    fn reorder_head_moves_the_bank_s_closest_up_only_by_enough() {
+        let fused = |ids: &[&str]| -> Vec<Fused> {
+            ids.iter()
+                .map(|id| Fused {
+                    ref_id: id.parse().unwrap(),
+                    score: 0.0,
+                    legs: Default::default(),
+                })
+                .collect()
+        };
+        let order = |f: Vec<Fused>| f.iter().map(|f| f.ref_id.to_string()).collect::<Vec<_>>();
+        let near: HashMap<&str, f64> = [("21", 0.80), ("21A", 0.85), ("45", 0.90)].into();
+        // At weight 50, 0.05 closer is worth 2.5 in log-rank: 45 comes up from third place
+        // (ln 3 = 1.1 behind), and 21A (0.05 behind 45) passes 21 (0.1 behind).
+        let moved = reorder_head(fused(&["21", "21A", "45", "14"]), &near, 3, 50.0);
+        assert_eq!(order(moved), ["45", "21A", "21", "14"]);
+        // Too little weight to overcome two places: the fused order stays.
+        let kept = reorder_head(fused(&["21", "21A", "45", "14"]), &near, 3, 5.0);
+        assert_eq!(order(kept), ["21", "21A", "45", "14"]);
+        // Beyond the depth nothing moves, however close.
+        let deep = reorder_head(fused(&["21", "21A", "45"]), &near, 2, 500.0);
+        assert_eq!(order(deep), ["21A", "21", "45"]);
     }
 
     #[test]
@@ -479,6 +583,10 @@ mod tests {
         let c = bank.closeness(&[0.0, 1.0], Some(0.9));
         assert_eq!(c.len(), 1);
         assert!((c["21"] - 0.8).abs() < 1e-6);
+        // Two neighbours: 21 averages its 0.8 and 0.0; 32 has only its one.
+        let c = bank.closeness_of(&[0.0, 1.0], None, 2);
+        assert!((c["21"] - 0.4).abs() < 1e-6);
+        assert!((c["32"] - 1.0).abs() < 1e-6);
     }
 
     #[test]

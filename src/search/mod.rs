@@ -117,6 +117,9 @@ pub struct Models {
     pub multilingual_covered: Arc<legs::CoveredEditions>,
     /// The question bank's vectors, embedded on first use ([`bank`]).
     pub question_bank: Arc<bank::BankCache>,
+    /// The multilingual model's question bank: the English questions, read across languages,
+    /// which move the fused order of a question in an Indian script.
+    pub multilingual_bank: Arc<bank::BankCache>,
 }
 
 impl Models {
@@ -125,7 +128,14 @@ impl Models {
     /// background start-up work, and before a measurement.
     pub async fn preload_question_bank(&self, pool: &PgPool) {
         if let Some(e) = &self.embedder {
-            self.question_bank.get(pool, e).await;
+            self.question_bank
+                .get(pool, e, bank::Sources::English)
+                .await;
+        }
+        if let Some(m) = &self.multilingual {
+            self.multilingual_bank
+                .get(pool, m, bank::Sources::CrossLingual)
+                .await;
         }
     }
 }
@@ -167,6 +177,9 @@ pub struct SearchOptions {
     /// How far the question bank moves the learned stage's order ([`bank::DEFAULT_WEIGHT`];
     /// 0 is off).
     pub bank_weight: f64,
+    /// How far the multilingual bank moves the fused order of a question in an Indian script
+    /// ([`bank::DEFAULT_MULTILINGUAL_WEIGHT`]; 0 is off).
+    pub multilingual_bank_weight: f64,
     /// Refuse a question whose closest bank questions are ones the text does not answer
     /// ([`bank::QuestionBank::scope_vote`]).
     pub scope_bank: bool,
@@ -228,6 +241,7 @@ impl Default for SearchOptions {
             rerank_depth: 30,
             second_stage: SecondStage::default(),
             bank_weight: bank::DEFAULT_WEIGHT,
+            multilingual_bank_weight: bank::DEFAULT_MULTILINGUAL_WEIGHT,
             scope_bank: true,
             bank_holdout: None,
             weights: Weights::default(),
@@ -715,6 +729,37 @@ pub async fn search_with_hint(
                 .take(opts.k.max(opts.rerank_depth)),
         )
         .collect();
+    // A question in an Indian script has no learned stage (its features are the English
+    // model's); the multilingual bank moves its fused head instead.
+    let fused = match (&models.multilingual, query_vector.as_deref()) {
+        (Some(m), Some(v))
+            if multilingual
+                && opts.multilingual_bank_weight > 0.0
+                && opts.mode.rerank()
+                && opts.second_stage != SecondStage::None =>
+        {
+            let t = Instant::now();
+            let moved = match models
+                .multilingual_bank
+                .get(pool, m, bank::Sources::CrossLingual)
+                .await
+            {
+                Some(b) => {
+                    let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
+                    bank::reorder_head(
+                        fused,
+                        &b.closeness_of(v, holdout, bank::CROSS_LINGUAL_NEIGHBOURS),
+                        opts.rerank_depth,
+                        opts.multilingual_bank_weight,
+                    )
+                }
+                None => fused,
+            };
+            timings.rerank = ms(t);
+            moved
+        }
+        _ => fused,
+    };
     // The bank holds single questions in English, which is also what the ranker it moves was
     // fitted on; romanised Hindi reaches MiniLM as its glossed English words only.
     let question_bank = match &models.embedder {
@@ -726,7 +771,10 @@ pub async fn search_with_hint(
                 && language == crate::language::Language::English
                 && rerank_vector.is_some() =>
         {
-            models.question_bank.get(pool, e).await
+            models
+                .question_bank
+                .get(pool, e, bank::Sources::English)
+                .await
         }
         _ => None,
     };
@@ -823,7 +871,7 @@ pub async fn search_with_hint(
     let scope_vote = match (scope_vector, &models.embedder) {
         (Some(v), Some(e)) => models
             .question_bank
-            .get(pool, e)
+            .get(pool, e, bank::Sources::English)
             .await
             .and_then(|b| b.scope_vote(v, opts.bank_holdout)),
         _ => None,
@@ -1041,7 +1089,7 @@ async fn second_stage(
         reordered.append(&mut fused);
         fused = reordered;
     }
-    timings.rerank = ms(t);
+    timings.rerank += ms(t);
     Ok((fused, rows_out))
 }
 

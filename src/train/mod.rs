@@ -292,14 +292,22 @@ mod tests {
         assert_eq!(distinct.len(), w.len(), "a written question is repeated");
     }
 
-    /// Neither side of the question bank repeats a question the evaluation asks: the golden
-    /// set, its paraphrases, or the outside refusal set (`eval/outside/scope.jsonl`).
+    /// No part of the question bank (English, Hindi, unanswerable) repeats a question the
+    /// evaluation asks: the golden set, its paraphrases, the outside refusal set
+    /// (`eval/outside/scope.jsonl`) or the multilingual golden set.
     #[test]
     fn the_bank_never_repeats_an_evaluated_question() {
         let mut held = held_out_questions().expect("golden set and paraphrases load");
         let outside = include_str!("../../eval/outside/scope.jsonl");
         for line in outside.lines().filter(|l| !l.trim().is_empty()) {
             let v: serde_json::Value = serde_json::from_str(line).expect("an outside case");
+            held.insert(questions::normalise(
+                v["question"].as_str().unwrap_or_default(),
+            ));
+        }
+        let multilingual = include_str!("../../eval/golden/multilingual.jsonl");
+        for line in multilingual.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a multilingual case");
             held.insert(questions::normalise(
                 v["question"].as_str().unwrap_or_default(),
             ));
