@@ -1309,7 +1309,11 @@ mod tests {
     fn a_span_takes_the_lead_only_from_a_candidate_retrieval_could_not_tell_apart() {
         // (quote score, retrieval score, rank): the third's span is best, but retrieval put
         // it 0.8 below its first; the second's is better than the first's, within the gap.
-        let c = [(0.5, Some(3.0), 0), (0.6, Some(2.7), 1), (0.9, Some(2.2), 2)];
+        let c = [
+            (0.5, Some(3.0), 0),
+            (0.6, Some(2.7), 1),
+            (0.9, Some(2.2), 2),
+        ];
         assert_eq!(lead_order(&c, 0.5), [1, 0, 2]);
         // With a wider bar all three compete by their spans.
         assert_eq!(lead_order(&c, 1.0), [2, 1, 0]);
