@@ -20,6 +20,11 @@
 //! closest answerable ones: a question that reads like the former is refused as its closest
 //! one is, which word lists alone never generalised to (ADR 0005, stop 34).
 //!
+//! The multilingual model reads the same answerable questions across languages
+//! ([`Sources::CrossLingual`]): a question in Hindi or Tamil has no learned stage, and
+//! [`reorder_head`] moves its fused head by how close each candidate's questions are to it
+//! (ADR 0013, stop 35).
+//!
 //! Measured honestly: `nyaya eval` searches with [`SearchOptions::bank_holdout`] set, so that a
 //! golden question's own near-copies in the bank (cosine ≥ [`EVAL_HOLDOUT_COSINE`]) do not
 //! count; what it reports is the bank's effect on a question nobody wrote down before.
@@ -254,7 +259,17 @@ impl QuestionBank {
     /// Each provision's closest bank question to the query (cosine; the vectors are unit),
     /// leaving out bank questions at least `holdout` close (an evaluation's near-copies).
     pub fn closeness(&self, query: &[f32], holdout: Option<f64>) -> HashMap<&str, f64> {
-        self.closeness_of(query, holdout, 1)
+        // Every English search takes this: a running maximum, no list per provision.
+        let mut best: HashMap<&str, f64> = HashMap::new();
+        for (r, v) in self.refs.iter().zip(&self.vectors) {
+            let cos = cosine(v, query);
+            if holdout.is_some_and(|h| cos >= h) {
+                continue;
+            }
+            let e = best.entry(r.as_str()).or_insert(f64::NEG_INFINITY);
+            *e = e.max(cos);
+        }
+        best
     }
 
     /// The mean cosine of each provision's `n` closest bank questions (fewer when it has

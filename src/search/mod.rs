@@ -185,7 +185,9 @@ pub struct SearchOptions {
     pub scope_bank: bool,
     /// Leave out bank questions at least this close to the question: `nyaya eval` sets it
     /// ([`bank::EVAL_HOLDOUT_COSINE`]) so that a golden question's near-copy in the bank does
-    /// not flatter the figures. `None` (every bank question counts) elsewhere.
+    /// not flatter the figures. `None` (every bank question counts) elsewhere. The
+    /// multilingual model's bank, whose cosines sit higher, holds out at
+    /// [`bank::EVAL_HOLDOUT_MULTILINGUAL`] instead whenever this is set.
     pub bank_holdout: Option<f64>,
     pub weights: Weights,
     /// Below this best-chunk cosine (and with no pinned ref) the search says the text does not
