@@ -118,8 +118,9 @@ pub struct Config {
     #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
     pub bank_weight: f64,
 
-    /// How far the multilingual question bank (English and Hindi questions, multilingual-e5)
-    /// moves the fused order of a question in an Indian script; 0 switches it off (ADR 0013).
+    /// How far the question bank, read across languages by the multilingual model (its English
+    /// questions), moves the fused order of a question in an Indian script; 0 switches it off
+    /// (ADR 0013).
     #[arg(long, env = "NYAYA_MULTILINGUAL_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().multilingual_bank_weight)]
     pub multilingual_bank_weight: f64,
 

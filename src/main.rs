@@ -959,7 +959,9 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                 .collect();
             let pool = db::connect(&cfg.database_url).await?;
             let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            models.preload_question_bank(&pool).await;
+            for sources in nyaya::search::bank::Sources::ALL {
+                models.preload_question_bank(&pool, sources).await;
+            }
             let modes = if modes.is_empty() {
                 nyaya::search::Mode::ALL.to_vec()
             } else {
@@ -1047,13 +1049,17 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             lock.release().await?;
             let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
             tracing::info!(spans, "clause-span vectors loaded");
-            // In the background, in order: the question bank (a search that needs it first
-            // waits for it), the other editions of the corpus folder, then the clause spans of
-            // every stored edition, then their chunks for the multilingual leg.
+            // In the background, in order: the English question bank (a search that needs it
+            // first waits for it), the other editions of the corpus folder, then the clause
+            // spans of every stored edition, then their chunks for the multilingual leg, then
+            // the cross-lingual bank (53 s where not stored: only a question the multilingual
+            // leg takes reads it, and one that comes first waits for it).
             {
                 let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
                 tokio::spawn(async move {
-                    models.preload_question_bank(&pool).await;
+                    models
+                        .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
+                        .await;
                     if cfg.other_editions {
                         ingest::edition_pass(pool.clone(), cfg.clone()).await;
                     }
@@ -1061,7 +1067,13 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
                         ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
                     }
                     if models.multilingual.is_some() && !cfg.no_embed {
-                        ingest::multilingual_pass(pool, cfg).await;
+                        ingest::multilingual_pass(pool.clone(), cfg).await;
+                        models
+                            .preload_question_bank(
+                                &pool,
+                                nyaya::search::bank::Sources::CrossLingual,
+                            )
+                            .await;
                     }
                 });
             }
@@ -1232,7 +1244,9 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     }
     let models = load_models(cfg, opts.mode)?;
     nyaya::answer::preload_span_vectors(&pool, &models).await?;
-    models.preload_question_bank(&pool).await;
+    for sources in nyaya::search::bank::Sources::ALL {
+        models.preload_question_bank(&pool, sources).await;
+    }
     let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
     if args.no_pin {
         ev.scorecard.pinned = ev.scorecard.unpinned.clone();

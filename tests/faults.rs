@@ -253,7 +253,9 @@ async fn a_hung_llm_opens_the_breaker_and_answers_degrade_at_once(pool: PgPool) 
     common::ingest_with_vectors(&pool).await;
     // The question bank is embedded before timing, as a server does at start-up: the deadline
     // bounds the LLM's share of an answer, not a process's first search.
-    common::models().preload_question_bank(&pool).await;
+    common::models()
+        .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
+        .await;
     let fake = FakeLlm::start().await;
     fake.set_default(Some(Reply::slow(Duration::from_secs(3600))));
     let cool_down = Duration::from_secs(3);

@@ -995,11 +995,11 @@ async fn quote_groups_text(
 
 /// The order in which a group's candidates, each `(quote score, retrieval score, rank)`,
 /// compete for the lead: by their best span's score, except that a candidate whose retrieval
-/// score is more than `gap` below the best cannot take the lead by its span (a follow-up's
-/// previous refs, given without a retrieval score, always compete, as they are always shown). Retrieval could
+/// score is more than `gap` below the best cannot take the lead by its span. Retrieval could
 /// tell the two apart, and its learned order is the better judge then: on dev the answer's
 /// first citation went 0.783 → 0.820, on the written set 0.712 → 0.721 (ADR 0007, stop 35).
-/// It is the same bar "also relevant" must clear.
+/// It is the same bar "also relevant" must clear. A follow-up's previous refs come without a
+/// retrieval score and always compete, as they are always shown.
 fn lead_order(candidates: &[(f64, Option<f64>, usize)], gap: f64) -> Vec<usize> {
     let best = candidates
         .iter()

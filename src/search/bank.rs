@@ -135,6 +135,8 @@ pub enum Sources {
 }
 
 impl Sources {
+    pub const ALL: [Sources; 2] = [Sources::English, Sources::CrossLingual];
+
     fn unanswerable(self) -> Vec<Unanswerable> {
         match self {
             Sources::English => shipped_out_of_scope(),
@@ -396,84 +398,91 @@ pub fn reorder_head(
     head.into_iter().map(|(_, f)| f).chain(rest).collect()
 }
 
-/// The bank of one process, on first use: loaded from the vectors stored in Postgres
-/// (`bank_vectors`), and whatever is missing embedded with the search's embedder and stored.
+/// The banks of one process, each on first use: loaded from the vectors stored in Postgres
+/// (`bank_vectors`), and whatever is missing embedded with the given embedder and stored.
 #[derive(Debug, Default)]
-pub struct BankCache(tokio::sync::OnceCell<Option<Arc<QuestionBank>>>);
+pub struct BankCache {
+    english: tokio::sync::OnceCell<Option<Arc<QuestionBank>>>,
+    cross_lingual: tokio::sync::OnceCell<Option<Arc<QuestionBank>>>,
+}
 
 impl BankCache {
-    /// The bank of `embedder`'s vectors: `None` when embedding failed (logged; searches go on
-    /// without it). A database that cannot be read or written costs only time: the bank is
-    /// then embedded whole and kept in this process.
+    /// The bank of `sources` as `embedder`'s vectors (the English model's for
+    /// [`Sources::English`], the multilingual one's for [`Sources::CrossLingual`]): `None` when
+    /// embedding failed (logged; searches go on without it). A database that cannot be read or
+    /// written costs only time: the bank is then embedded whole and kept in this process.
     pub async fn get(
         &self,
         pool: &PgPool,
         embedder: &Arc<dyn Embedder>,
         sources: Sources,
     ) -> Option<Arc<QuestionBank>> {
-        self.0
-            .get_or_init(|| async {
-                let started = std::time::Instant::now();
-                let entries = shipped();
-                let unanswerable = sources.unanswerable();
-                let texts = texts(
-                    embedder.as_ref(),
-                    entries
-                        .iter()
-                        .map(|e| e.question.as_str())
-                        .chain(unanswerable.iter().map(|u| u.question.as_str())),
-                );
-                let model_id = embedder.manifest().id.clone();
-                let stored: HashMap<String, Vec<f32>> =
-                    match store::bank_vectors(pool, &model_id, &texts).await {
-                        Ok(rows) => rows.into_iter().collect(),
-                        Err(e) => {
-                            tracing::warn!(error = %e, "stored question bank not read; embedding it");
-                            HashMap::new()
-                        }
-                    };
-                let loaded = stored.len();
-                let e = embedder.clone();
-                let bank = tokio::task::spawn_blocking(move || {
-                    QuestionBank::complete(&entries, &unanswerable, texts, stored, |batch| {
-                        e.embed_raw(batch)
-                    })
-                })
-                .await;
-                match bank {
-                    Ok(Ok((bank, fresh))) => {
-                        let embedded = fresh.len();
-                        if !fresh.is_empty() {
-                            let (keys, vectors): (Vec<String>, Vec<Vec<f32>>) =
-                                fresh.into_iter().unzip();
-                            if let Err(e) =
-                                store::insert_bank_vectors(pool, &model_id, &keys, &vectors).await
-                            {
-                                tracing::warn!(error = %e, "question bank vectors not stored");
-                            }
-                        }
-                        tracing::info!(
-                            questions = bank.len(),
-                            unanswerable = bank.unanswerable_len(),
-                            loaded,
-                            embedded,
-                            ms = started.elapsed().as_secs_f64() * 1000.0,
-                            "question bank ready"
-                        );
-                        Some(Arc::new(bank))
-                    }
-                    Ok(Err(e)) => {
-                        tracing::warn!(error = %e, "question bank not embedded; searching without it");
-                        None
-                    }
+        let cell = match sources {
+            Sources::English => &self.english,
+            Sources::CrossLingual => &self.cross_lingual,
+        };
+        cell.get_or_init(|| async {
+            let started = std::time::Instant::now();
+            let entries = shipped();
+            let unanswerable = sources.unanswerable();
+            let texts = texts(
+                embedder.as_ref(),
+                entries
+                    .iter()
+                    .map(|e| e.question.as_str())
+                    .chain(unanswerable.iter().map(|u| u.question.as_str())),
+            );
+            let model_id = embedder.manifest().id.clone();
+            let stored: HashMap<String, Vec<f32>> =
+                match store::bank_vectors(pool, &model_id, &texts).await {
+                    Ok(rows) => rows.into_iter().collect(),
                     Err(e) => {
-                        tracing::warn!(error = %e, "question bank task failed; searching without it");
-                        None
+                        tracing::warn!(error = %e, "stored question bank not read; embedding it");
+                        HashMap::new()
                     }
-                }
+                };
+            let loaded = stored.len();
+            let e = embedder.clone();
+            let bank = tokio::task::spawn_blocking(move || {
+                QuestionBank::complete(&entries, &unanswerable, texts, stored, |batch| {
+                    e.embed_raw(batch)
+                })
             })
-            .await
-            .clone()
+            .await;
+            match bank {
+                Ok(Ok((bank, fresh))) => {
+                    let embedded = fresh.len();
+                    if !fresh.is_empty() {
+                        let (keys, vectors): (Vec<String>, Vec<Vec<f32>>) =
+                            fresh.into_iter().unzip();
+                        if let Err(e) =
+                            store::insert_bank_vectors(pool, &model_id, &keys, &vectors).await
+                        {
+                            tracing::warn!(error = %e, "question bank vectors not stored");
+                        }
+                    }
+                    tracing::info!(
+                        questions = bank.len(),
+                        unanswerable = bank.unanswerable_len(),
+                        loaded,
+                        embedded,
+                        ms = started.elapsed().as_secs_f64() * 1000.0,
+                        "question bank ready"
+                    );
+                    Some(Arc::new(bank))
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %e, "question bank not embedded; searching without it");
+                    None
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "question bank task failed; searching without it");
+                    None
+                }
+            }
+        })
+        .await
+        .clone()
     }
 }
 

@@ -115,27 +115,24 @@ pub struct Models {
     pub spelling: Arc<spell::SpellCache>,
     /// The editions found covered by the multilingual model's vectors.
     pub multilingual_covered: Arc<legs::CoveredEditions>,
-    /// The question bank's vectors, embedded on first use ([`bank`]).
+    /// The question banks' vectors, each embedded on first use ([`bank`]): the English
+    /// model's, and the multilingual model's, which moves the fused order of a question in an
+    /// Indian script.
     pub question_bank: Arc<bank::BankCache>,
-    /// The multilingual model's question bank: the English questions, read across languages,
-    /// which move the fused order of a question in an Indian script.
-    pub multilingual_bank: Arc<bank::BankCache>,
 }
 
 impl Models {
-    /// Readies the question bank now rather than in the first search that needs it (loaded
-    /// from Postgres, or about ten seconds to embed where it is not stored): in a server's
-    /// background start-up work, and before a measurement.
-    pub async fn preload_question_bank(&self, pool: &PgPool) {
-        if let Some(e) = &self.embedder {
-            self.question_bank
-                .get(pool, e, bank::Sources::English)
-                .await;
-        }
-        if let Some(m) = &self.multilingual {
-            self.multilingual_bank
-                .get(pool, m, bank::Sources::CrossLingual)
-                .await;
+    /// Readies a question bank now rather than in the first search that needs it (loaded
+    /// from Postgres, or embedded where it is not stored: about ten seconds for the English
+    /// model's, 53 for the multilingual one's): in a server's background start-up work, and
+    /// before a measurement. Nothing without the model `sources` needs.
+    pub async fn preload_question_bank(&self, pool: &PgPool, sources: bank::Sources) {
+        let model = match sources {
+            bank::Sources::English => &self.embedder,
+            bank::Sources::CrossLingual => &self.multilingual,
+        };
+        if let Some(m) = model {
+            self.question_bank.get(pool, m, sources).await;
         }
     }
 }
@@ -732,7 +729,7 @@ pub async fn search_with_hint(
         )
         .collect();
     // A question in an Indian script has no learned stage (its features are the English
-    // model's); the multilingual bank moves its fused head instead.
+    // model's); the cross-lingual bank moves its fused head instead.
     let fused = match (&models.multilingual, query_vector.as_deref()) {
         (Some(m), Some(v))
             if multilingual
@@ -741,22 +738,7 @@ pub async fn search_with_hint(
                 && opts.second_stage != SecondStage::None =>
         {
             let t = Instant::now();
-            let moved = match models
-                .multilingual_bank
-                .get(pool, m, bank::Sources::CrossLingual)
-                .await
-            {
-                Some(b) => {
-                    let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
-                    bank::reorder_head(
-                        fused,
-                        &b.closeness_of(v, holdout, bank::CROSS_LINGUAL_NEIGHBOURS),
-                        opts.rerank_depth,
-                        opts.multilingual_bank_weight,
-                    )
-                }
-                None => fused,
-            };
+            let moved = cross_lingual_order(pool, models, m, v, opts, fused).await;
             timings.rerank = ms(t);
             moved
         }
@@ -1093,6 +1075,33 @@ async fn second_stage(
     }
     timings.rerank += ms(t);
     Ok((fused, rows_out))
+}
+
+/// The fused head of a question in an Indian script, re-ordered by the bank's English
+/// questions as the multilingual model reads them ([`bank::reorder_head`]); the fused order
+/// as it was when the bank is not to be had.
+async fn cross_lingual_order(
+    pool: &PgPool,
+    models: &Models,
+    multilingual: &Arc<dyn Embedder>,
+    question: &[f32],
+    opts: &SearchOptions,
+    fused: Vec<fusion::Fused>,
+) -> Vec<fusion::Fused> {
+    let Some(bank) = models
+        .question_bank
+        .get(pool, multilingual, bank::Sources::CrossLingual)
+        .await
+    else {
+        return fused;
+    };
+    let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
+    bank::reorder_head(
+        fused,
+        &bank.closeness_of(question, holdout, bank::CROSS_LINGUAL_NEIGHBOURS),
+        opts.rerank_depth,
+        opts.multilingual_bank_weight,
+    )
 }
 
 struct ProvisionInfo {

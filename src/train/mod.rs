@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(distinct.len(), w.len(), "a written question is repeated");
     }
 
-    /// No part of the question bank (English, Hindi, unanswerable) repeats a question the
+    /// Neither side of the question bank (answerable, unanswerable) repeats a question the
     /// evaluation asks: the golden set, its paraphrases, the outside refusal set
     /// (`eval/outside/scope.jsonl`) or the multilingual golden set.
     #[test]
