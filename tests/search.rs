@@ -101,6 +101,16 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     assert!(r.spelling.is_empty());
     assert_ne!(refs(&r)[0], "22", "{:?}", refs(&r));
 
+    // A Hindi word typed in an English question is searched as its English: "umar" is "age".
+    let r = run(
+        &pool,
+        "What is the minimum umar for voting in India?",
+        Mode::default(),
+    )
+    .await;
+    assert_eq!(r.gloss, ["age"]);
+    assert_eq!(refs(&r)[0], "326", "{:?}", refs(&r));
+
     // A question that asks two things finds both.
     let r = run(
         &pool,

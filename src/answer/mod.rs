@@ -809,10 +809,12 @@ async fn quote_groups_text(
     let mut prepared: Vec<Prepared> = Vec::new();
     for (at, ((_, _, _, query), view)) in flat.iter().zip(&views).enumerate() {
         let Some(view) = view else { continue };
-        let expanded = glossary.expand(query).expanded_query(query);
+        // Read as search read it: Hindi words in Latin letters in their English.
+        let (query, _) = crate::search::gloss::english_question(query);
+        let expanded = glossary.expand(&query).expanded_query(&query);
         let mut terms = extract::terms(&expanded);
         // The ref's own words ("article 25") say nothing about which clause is meant.
-        for (r, _) in nyaya_ingest::refid::find_refs(query) {
+        for (r, _) in nyaya_ingest::refid::find_refs(&query) {
             terms.remove(&r.id.as_str().to_lowercase());
         }
         let spans = extract::candidate_spans(view, &terms);

@@ -3,9 +3,11 @@
 //! "maulik kartavya" → "fundamental duties"). Search adds them to the question before the
 //! English glossary ([`super::glossary`]) reads it, so both legs get words they can match and the
 //! English glossary's phrases and refs follow ("लोक सभा" → "Lok Sabha" → House of the People,
-//! 81). The entries are `data/glossary_hi.toml`. Pure.
+//! 81). An English question that types a Hindi word in Latin letters ("What is the minimum umar
+//! for voting?") has it put into English in place instead ([`english_question`]). The entries
+//! are `data/glossary_hi.toml`. Pure.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -16,6 +18,9 @@ const BUILTIN_TOML: &str = include_str!("../../data/glossary_hi.toml");
 #[derive(Debug, Deserialize)]
 struct File {
     entry: Vec<Entry>,
+    /// Latin-letter terms that are English words too, left alone in an English question.
+    #[serde(default)]
+    english_words: Vec<String>,
 }
 
 /// One entry: spellings in Hindi, and the English for them.
@@ -32,6 +37,9 @@ pub struct HindiGlossary {
     re: Regex,
     /// Normalised term → entry.
     by_term: HashMap<String, usize>,
+    /// The Latin-letter terms whose English is another word ("umar", not "vote"), for
+    /// [`HindiGlossary::translate_latin`]; `None` when there are none.
+    latin: Option<Regex>,
 }
 
 impl HindiGlossary {
@@ -74,21 +82,36 @@ impl HindiGlossary {
         let mut terms: Vec<&String> = by_term.keys().collect();
         // Leftmost-first alternation: at one position the longest term wins.
         terms.sort_by(|a, b| b.chars().count().cmp(&a.chars().count()).then(a.cmp(b)));
-        let alternation: Vec<String> = terms
+        let re =
+            Regex::new(&format!(r"\b(?:{})\b", alternation(&terms))).map_err(|e| e.to_string())?;
+        let mut english_words = HashSet::new();
+        for w in &file.english_words {
+            let key = normalise(w);
+            if !by_term.contains_key(&key) {
+                return Err(format!("english_words: {w:?} is not a term of any entry"));
+            }
+            english_words.insert(key);
+        }
+        let latin_terms: Vec<&String> = terms
             .iter()
-            .map(|t| {
-                t.split_whitespace()
-                    .map(regex::escape)
-                    .collect::<Vec<_>>()
-                    .join(r"\s+")
+            .copied()
+            .filter(|t| {
+                t.is_ascii()
+                    && !english_words.contains(*t)
+                    && **t != normalise(&file.entry[by_term[*t]].english)
             })
             .collect();
-        let re = Regex::new(&format!(r"\b(?:{})\b", alternation.join("|")))
-            .map_err(|e| e.to_string())?;
+        let latin = if latin_terms.is_empty() {
+            None
+        } else {
+            let pattern = format!(r"(?i)\b(?:{})\b", alternation(&latin_terms));
+            Some(Regex::new(&pattern).map_err(|e| e.to_string())?)
+        };
         Ok(HindiGlossary {
             entries: file.entry,
             re,
             by_term,
+            latin,
         })
     }
 
@@ -111,6 +134,71 @@ impl HindiGlossary {
         }
         out
     }
+
+    /// An English question's Hindi words typed in Latin letters put into English in place
+    /// ("What is the minimum umar for voting?" → "What is the minimum age for voting?"), and
+    /// what was put in (each English once). In place, not added: the dense leg, the learned
+    /// stage and the question bank all read the question through an English model, which
+    /// reads "age" and not "umar". A term inside a longer span of `keep` is left alone
+    /// ("rajya" in the English glossary's "Rajya Sabha"); so is one whose English is itself.
+    pub fn translate_latin(
+        &self,
+        text: &str,
+        keep: &[std::ops::Range<usize>],
+    ) -> (String, Vec<&str>) {
+        let Some(latin) = &self.latin else {
+            return (text.to_string(), Vec::new());
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut english: Vec<&str> = Vec::new();
+        let mut last = 0;
+        for m in latin.find_iter(text) {
+            let inside_longer = keep
+                .iter()
+                .any(|k| k.start <= m.start() && m.end() <= k.end && k.len() > m.len());
+            let key = normalise(m.as_str());
+            let Some(&i) = self.by_term.get(&key) else {
+                continue;
+            };
+            if inside_longer {
+                continue;
+            }
+            let to = self.entries[i].english.as_str();
+            out.push_str(&text[last..m.start()]);
+            out.push_str(to);
+            last = m.end();
+            if !english.contains(&to) {
+                english.push(to);
+            }
+        }
+        out.push_str(&text[last..]);
+        (out, english)
+    }
+}
+
+/// `question` with its Hindi words in Latin letters put into English when it is an English
+/// question ([`HindiGlossary::translate_latin`], the English glossary's longer terms kept), and
+/// the English put in. A question in Hindi is left as it is: it is glossed, not translated.
+pub fn english_question(question: &str) -> (String, Vec<&'static str>) {
+    if crate::language::detect(question) != crate::language::Language::English {
+        return (question.to_string(), Vec::new());
+    }
+    let keep = super::glossary::Glossary::builtin().term_spans(question);
+    HindiGlossary::builtin().translate_latin(question, &keep)
+}
+
+/// `terms` (longest first) as one regex alternation, any run of spaces between words.
+fn alternation(terms: &[&String]) -> String {
+    terms
+        .iter()
+        .map(|t| {
+            t.split_whitespace()
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join(r"\s+")
+        })
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 /// Lower case, single spaces, and Devanagari's nukta dropped ("फ़" and "फ" are written both
@@ -162,6 +250,46 @@ mod tests {
         assert_eq!(g.gloss("गिरफ़्तारी"), g.gloss("गिरफ्तारी"));
         assert_eq!(g.gloss("लोक   सभा"), ["Lok Sabha"]);
         assert!(g.gloss("What is the right to education?").is_empty());
+    }
+
+    #[test]
+    fn an_english_question_s_hindi_words_are_put_into_english_in_place() {
+        let q = |s: &str| english_question(s);
+        assert_eq!(
+            q("What is the minimum umar for voting in India?"),
+            (
+                "What is the minimum age for voting in India?".to_string(),
+                vec!["age"]
+            )
+        );
+        // Any case; a longer term over a shorter one; each English once.
+        assert_eq!(
+            q("How long can Rashtrapati shasan last, and who advises the RASHTRAPATI?").1,
+            ["President's rule", "President"]
+        );
+        // Inside a longer English glossary term ("rajya" in "Rajya Sabha"), an English word
+        // Hindi borrows ("CAG"), or a term whose English is itself: left as typed.
+        for kept in [
+            "What is the difference between Rajya Sabha and Lok Sabha?",
+            "Can a retired CAG take up another government job?",
+            "Who can vote in elections to the Panchayat?",
+        ] {
+            assert_eq!(q(kept), (kept.to_string(), vec![]), "{kept}");
+        }
+        // A word inside another word is not a term.
+        assert_eq!(q("Is humara a word?").1, Vec::<&str>::new());
+        // A question in Hindi is glossed by search, not translated here.
+        let hindi = "rajyapal ki niyukti kaun karta hai?";
+        assert_eq!(q(hindi), (hindi.to_string(), vec![]));
+    }
+
+    #[test]
+    fn an_english_word_that_is_no_term_is_refused() {
+        let err = HindiGlossary::parse(
+            "english_words = [\"tax\"]\n[[entry]]\nterms = [\"kar\"]\nenglish = \"tax\"\n",
+        )
+        .unwrap_err();
+        assert!(err.contains("not a term"), "{err}");
     }
 
     #[test]

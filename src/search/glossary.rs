@@ -288,52 +288,7 @@ impl Glossary {
     /// also matches in the passive voice ("a State government be dismissed"; [`passive`]).
     pub fn expand(&self, query: &str) -> Expansion {
         let toks = tokenize(query);
-        let mut candidates: Vec<Candidate> = Vec::new();
-        for start in 0..toks.len() {
-            for key in stems(&toks[start].lower) {
-                for &id in self.by_first_word.get(&key).into_iter().flatten() {
-                    let term = &self.terms[id];
-                    if let Some((end, exact)) = term.pattern.match_at(&toks, start) {
-                        candidates.push(Candidate {
-                            start,
-                            end,
-                            chars: query[toks[start].start..toks[end - 1].end].chars().count(),
-                            exact,
-                            entry: term.entry,
-                        });
-                    }
-                }
-                for &id in self.passive_by_first_word.get(&key).into_iter().flatten() {
-                    let (entry, passive) = &self.passives[id];
-                    if let Some(end) = passive.match_at(&toks, start) {
-                        candidates.push(Candidate {
-                            start,
-                            end,
-                            chars: query[toks[start].start..toks[end - 1].end].chars().count(),
-                            exact: true,
-                            entry: *entry,
-                        });
-                    }
-                }
-            }
-        }
-        candidates.sort_by(|a, b| {
-            b.chars
-                .cmp(&a.chars)
-                .then(b.exact.cmp(&a.exact))
-                .then(a.start.cmp(&b.start))
-                .then(a.entry.cmp(&b.entry))
-        });
-        let mut taken = vec![false; toks.len()];
-        let mut chosen: Vec<Candidate> = Vec::new();
-        for c in candidates {
-            if taken[c.start..c.end].iter().any(|&t| t) {
-                continue;
-            }
-            taken[c.start..c.end].fill(true);
-            chosen.push(c);
-        }
-        chosen.sort_by_key(|c| c.start);
+        let (chosen, taken) = self.choose(query, &toks);
 
         let mut out = Expansion {
             names_only: !chosen.is_empty()
@@ -390,6 +345,69 @@ impl Glossary {
             }
         }
         out
+    }
+
+    /// The byte spans of the terms in `query`, as [`Glossary::expand`] chooses them where
+    /// matches overlap.
+    pub fn term_spans(&self, query: &str) -> Vec<std::ops::Range<usize>> {
+        let toks = tokenize(query);
+        self.choose(query, &toks)
+            .0
+            .iter()
+            .map(|c| toks[c.start].start..toks[c.end - 1].end)
+            .collect()
+    }
+
+    /// Every term's matches in `toks`, overlaps resolved (longest, then exact, then earliest),
+    /// in order; and which tokens they took.
+    fn choose(&self, query: &str, toks: &[Tok]) -> (Vec<Candidate>, Vec<bool>) {
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for start in 0..toks.len() {
+            for key in stems(&toks[start].lower) {
+                for &id in self.by_first_word.get(&key).into_iter().flatten() {
+                    let term = &self.terms[id];
+                    if let Some((end, exact)) = term.pattern.match_at(toks, start) {
+                        candidates.push(Candidate {
+                            start,
+                            end,
+                            chars: query[toks[start].start..toks[end - 1].end].chars().count(),
+                            exact,
+                            entry: term.entry,
+                        });
+                    }
+                }
+                for &id in self.passive_by_first_word.get(&key).into_iter().flatten() {
+                    let (entry, passive) = &self.passives[id];
+                    if let Some(end) = passive.match_at(toks, start) {
+                        candidates.push(Candidate {
+                            start,
+                            end,
+                            chars: query[toks[start].start..toks[end - 1].end].chars().count(),
+                            exact: true,
+                            entry: *entry,
+                        });
+                    }
+                }
+            }
+        }
+        candidates.sort_by(|a, b| {
+            b.chars
+                .cmp(&a.chars)
+                .then(b.exact.cmp(&a.exact))
+                .then(a.start.cmp(&b.start))
+                .then(a.entry.cmp(&b.entry))
+        });
+        let mut taken = vec![false; toks.len()];
+        let mut chosen: Vec<Candidate> = Vec::new();
+        for c in candidates {
+            if taken[c.start..c.end].iter().any(|&t| t) {
+                continue;
+            }
+            taken[c.start..c.end].fill(true);
+            chosen.push(c);
+        }
+        chosen.sort_by_key(|c| c.start);
+        (chosen, taken)
     }
 }
 

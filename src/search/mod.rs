@@ -341,8 +341,9 @@ pub struct SearchResponse {
     pub language: crate::language::Language,
     /// Whether the dense leg ran on the multilingual model.
     pub multilingual: bool,
-    /// The English words the Hindi glossary read in a question in Hindi (`search::gloss`),
-    /// added to it before the English glossary.
+    /// The English words the Hindi glossary read (`search::gloss`): in a question in Hindi,
+    /// added to it before the English glossary; in an English question with Hindi words in
+    /// Latin letters ("minimum umar"), put in their place.
     pub gloss: Vec<String>,
     /// The misspelt words of an English question and what they were searched as
     /// (`search::spell`).
@@ -495,7 +496,15 @@ pub async fn search_with_hint(
         tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
     }
     let typed = query;
-    let query = spelled.as_str();
+    // An English question's Hindi words in Latin letters ("umar", "Rajyapal") are searched as
+    // their English, in place ([`gloss::HindiGlossary::translate_latin`]).
+    let (translated, hinglish) = if language == crate::language::Language::English {
+        let (text, english) = gloss::english_question(&spelled);
+        (text, english.into_iter().map(str::to_string).collect())
+    } else {
+        (spelled, Vec::new())
+    };
+    let query = translated.as_str();
     let multilingual = models
         .multilingual
         .as_ref()
@@ -874,7 +883,7 @@ pub async fn search_with_hint(
         edition,
         language,
         multilingual,
-        gloss,
+        gloss: [gloss, hinglish].concat(),
         spelling,
         results,
         supporting,
