@@ -8,6 +8,8 @@
 //! writes, the byte of the original it came from, so a reference found in the rewritten text
 //! is reported with its range in the question the user typed. Everything else is copied as is.
 //!
+//! Romanised Hindi's words for them ("anuchhed 14") are read too, as whole words.
+//!
 //! Left out on purpose: "धारा" (Hindi, Bengali) and "कलम" (Marathi) are said of Article 370
 //! but mean "section" (IPC 302) as often; the English scanner never reads "section 302" as an
 //! Article, and neither does this.
@@ -46,6 +48,19 @@ const KIND_WORDS: [(&str, &str); 22] = [
     ("ಅನುಸೂಚಿ", "schedule"),
     ("ಪೀಠಿಕೆ", "preamble"),
     ("ಪ್ರಸ್ತಾವನೆ", "preamble"),
+];
+
+/// The same words typed in Latin letters in romanised Hindi ("anuchhed 14 mein kya likha hai?"),
+/// as Hindi speakers spell them. Whole words only, in any case: "anusuchit" (Scheduled) is not
+/// "anusuchi".
+const LATIN_KIND_WORDS: [(&str, &str); 7] = [
+    ("anuchhed", "article"),
+    ("anuchched", "article"),
+    ("anuchchhed", "article"),
+    ("anuched", "article"),
+    ("anusuchi", "schedule"),
+    ("anusoochi", "schedule"),
+    ("prastavana", "preamble"),
 ];
 
 /// Hindi ordinals as they qualify a Schedule ("आठवीं अनुसूची"), feminine as "अनुसूची" is.
@@ -91,7 +106,11 @@ impl Latinised {
 /// `None` when the text has nothing to rewrite (every English question): the caller scans the
 /// text itself.
 pub fn latinise(text: &str) -> Option<Latinised> {
-    if text.is_ascii() {
+    if text.is_ascii()
+        && !text
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|w| latin_kind(w).is_some())
+    {
         return None;
     }
     let mut out = Latinised {
@@ -105,7 +124,7 @@ pub fn latinise(text: &str) -> Option<Latinised> {
         let at_word_start = text[..i].chars().next_back().is_none_or(|c| !is_letter(c));
         let c = rest.chars().next().unwrap_or(' ');
         if at_word_start {
-            if let Some((len, latin)) = kind_word(rest) {
+            if let Some((len, latin)) = kind_word(rest).or_else(|| latin_kind_word(rest)) {
                 out.push(latin, i);
                 i += len;
                 changed = true;
@@ -168,6 +187,21 @@ fn kind_word(s: &str) -> Option<(usize, &'static str)> {
     Some((w.len() + tail, latin))
 }
 
+/// The romanised kind word that is the whole word starting `s`, with its length.
+fn latin_kind_word(s: &str) -> Option<(usize, &'static str)> {
+    let len = s
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(s.len());
+    latin_kind(&s[..len]).map(|latin| (len, latin))
+}
+
+fn latin_kind(word: &str) -> Option<&'static str> {
+    LATIN_KIND_WORDS
+        .iter()
+        .find(|(w, _)| word.eq_ignore_ascii_case(w))
+        .map(|(_, latin)| *latin)
+}
+
 /// Letters and the combining signs of Indic scripts (vowel signs, virama, nukta): a word goes
 /// on through them.
 fn is_letter(c: char) -> bool {
@@ -220,6 +254,14 @@ mod tests {
     fn article_words_digits_and_suffixes_become_english() {
         assert_eq!(latin("अनुच्छेद 21 क्या कहता है?"), "article 21 क्या कहता है?");
         assert_eq!(latin("अनुच्छेद २१-क"), "article 21-A");
+        // Romanised Hindi: whole words only.
+        assert_eq!(
+            latin("anuchhed 14 mein kya likha hai?"),
+            "article 14 mein kya likha hai?"
+        );
+        assert_eq!(latin("Anusuchi 8 ki bhashayen"), "schedule 8 ki bhashayen");
+        assert!(latinise("anusuchit jati ko aarakshan").is_none());
+        assert!(latinise("What does Article 14 say?").is_none());
         assert_eq!(latin("अनुच्छेद 21क के तहत"), "article 21A के तहत");
         assert_eq!(latin("अनुच्छेदों 14 और 15"), "article 14 और 15");
         assert_eq!(latin("আর্টিকেল ৩৭০ কী?"), "article 370 কী?");

@@ -122,8 +122,16 @@ impl HindiGlossary {
     /// The English for the terms in `text`, in the order they appear, each once.
     pub fn gloss(&self, text: &str) -> Vec<&str> {
         let text = normalise(text);
+        // "rajya" in the English glossary's "rajya sabha" is not the Hindi for State.
+        let english_terms = super::glossary::Glossary::builtin().term_spans(&text);
         let mut out: Vec<&str> = Vec::new();
         for m in self.re.find_iter(&text) {
+            if english_terms
+                .iter()
+                .any(|t| t.start <= m.start() && m.end() <= t.end && t.len() > m.len())
+            {
+                continue;
+            }
             let key = m.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
             if let Some(&i) = self.by_term.get(&key) {
                 let english = self.entries[i].english.as_str();
@@ -185,6 +193,37 @@ pub fn english_question(question: &str) -> (String, Vec<&'static str>) {
     }
     let keep = super::glossary::Glossary::builtin().term_spans(question);
     HindiGlossary::builtin().translate_latin(question, &keep)
+}
+
+/// A romanised Hindi question's English: its Hindi terms put into English, then only the words
+/// that `is_english` (the edition's text uses them) or the English glossary's terms hold, in
+/// order ("kya rajya sabha bhi lok sabha ki tarah bhang hoti hai?" → "rajya sabha lok sabha";
+/// "rajyapal ki niyukti kaun karta hai?" → "Governor appointment"). Empty when none is left.
+pub fn romanised_english(question: &str, is_english: impl Fn(&str) -> bool) -> String {
+    let glossary = super::glossary::Glossary::builtin();
+    let keep = glossary.term_spans(question);
+    let (translated, _) = HindiGlossary::builtin().translate_latin(question, &keep);
+    // The English glossary's terms as they stand after translation ("rajya sabha", "LG").
+    let terms = glossary.term_spans(&translated);
+    let function_words: HashSet<&str> = crate::language::romanised_hindi_words().collect();
+    let mut words: Vec<&str> = Vec::new();
+    let mut rest = translated.as_str();
+    let mut offset = 0;
+    while let Some(start) = rest.find(char::is_alphanumeric) {
+        let len = rest[start..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + len];
+        let at = offset + start;
+        let lower = word.to_lowercase();
+        let in_term = terms.iter().any(|t| t.start <= at && at < t.end);
+        if in_term || (!function_words.contains(lower.as_str()) && is_english(&lower)) {
+            words.push(word);
+        }
+        offset = at + len;
+        rest = &translated[offset..];
+    }
+    words.join(" ")
 }
 
 /// `terms` (longest first) as one regex alternation, any run of spaces between words.
@@ -281,6 +320,42 @@ mod tests {
         // A question in Hindi is glossed by search, not translated here.
         let hindi = "rajyapal ki niyukti kaun karta hai?";
         assert_eq!(q(hindi), (hindi.to_string(), vec![]));
+    }
+
+    #[test]
+    fn romanised_hindi_reaches_the_english_model_as_its_english_words() {
+        // As the edition's text has them (the glossary's English is in the text, a test checks).
+        let text_words = [
+            "governor",
+            "appointment",
+            "president",
+            "retirement",
+            "age",
+            "judge",
+            "high",
+            "court",
+        ];
+        let english = |q: &str| romanised_english(q, |w| text_words.contains(&w));
+        // The glossary's English for its Hindi terms, in place.
+        assert_eq!(
+            english("rajyapal ki niyukti kaun karta hai?"),
+            "Governor appointment"
+        );
+        // An English glossary term stays whole, though "rajya" alone is Hindi for State.
+        assert_eq!(
+            english("kya rajya sabha bhi lok sabha ki tarah bhang hoti hai?"),
+            "rajya sabha lok sabha"
+        );
+        // English words the text uses stay; Hindi ones it does not are dropped.
+        assert_eq!(
+            english("high court judge ki retirement age kya hai?"),
+            "high court judge retirement age"
+        );
+        assert_eq!(english("kitne saal tak pad par rehte hain?"), "");
+        // The Hindi gloss skips "rajya" inside "rajya sabha" too.
+        assert!(HindiGlossary::builtin()
+            .gloss("rajya sabha kya hai")
+            .is_empty());
     }
 
     #[test]

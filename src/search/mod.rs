@@ -535,6 +535,19 @@ pub async fn search_with_hint(
     } else {
         format!("{} ({})", query.trim_end(), gloss.join("; "))
     };
+    // Romanised Hindi reaches MiniLM as its English words only: its Hindi terms' English and
+    // the words the text uses ("rajya sabha", "retirement age"); MiniLM reads the Hindi ones
+    // as noise (ADR 0013).
+    let romanised_english =
+        if language == crate::language::Language::RomanisedHindi && opts.mode.dense() {
+            let speller = models
+                .spelling
+                .get(pool, doc, || known_words(models))
+                .await?;
+            Some(gloss::romanised_english(query, |w| speller.in_text(w))).filter(|e| !e.is_empty())
+        } else {
+            None
+        };
     // The whole question first, then its parts; every text goes through both legs.
     let (whole, expansion) = expand(&glossed);
     let parts = if opts.split {
@@ -578,9 +591,9 @@ pub async fn search_with_hint(
         // Romanised Hindi with glossed words: MiniLM cannot read the Hindi words, so it ranks
         // by the English ones alone (ADR 0013 has the comparison); the question as glossed is
         // embedded too, for the coverage judgement only.
-        let romanised = language == crate::language::Language::RomanisedHindi
-            && !gloss.is_empty()
-            && multilingual.is_none();
+        let romanised = romanised_english
+            .as_ref()
+            .filter(|_| multilingual.is_none());
         // The multilingual model reads the question as typed: the English words the
         // glossaries add are for the English legs.
         let plan = match multilingual {
@@ -588,11 +601,13 @@ pub async fn search_with_hint(
                 texts: vec![query.to_string()],
                 query_index: 0,
             },
-            None if romanised => DensePlan {
-                texts: vec![expand(&gloss.join(" ")).0, texts[0].clone()],
-                query_index: 0,
+            None => match romanised {
+                Some(english) => DensePlan {
+                    texts: vec![expand(english).0, texts[0].clone()],
+                    query_index: 0,
+                },
+                None => dense_plan(query, &parts, &texts),
             },
-            None => dense_plan(query, &parts, &texts),
         };
         let mut dense_texts = plan.texts;
         dense_texts.extend(dense_hint.map(str::to_string));
@@ -604,14 +619,18 @@ pub async fn search_with_hint(
         let mut lists =
             futures::future::try_join_all(vectors.iter().enumerate().map(|(i, v)| async move {
                 // Of the coverage-only list only the best score is read.
-                let depth = if romanised && i == 1 { 1 } else { opts.depth };
+                let depth = if romanised.is_some() && i == 1 {
+                    1
+                } else {
+                    opts.depth
+                };
                 match multilingual {
                     Some(_) => legs::multilingual(pool, doc, v, model_id, depth).await,
                     None => legs::dense(pool, doc, v, model_id, depth).await,
                 }
             }))
             .await?;
-        let coverage_only = romanised.then(|| lists.remove(1));
+        let coverage_only = romanised.map(|_| lists.remove(1));
         let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
         let dense_ms = ms(t);
         // The question's own vector, never the hint's (which comes last).

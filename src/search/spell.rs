@@ -71,6 +71,11 @@ impl Speller {
         Speller { corpus, known }
     }
 
+    /// Whether the edition's text uses `word` (lowercase).
+    pub fn in_text(&self, word: &str) -> bool {
+        self.corpus.contains_key(word)
+    }
+
     fn is_word(&self, w: &str) -> bool {
         self.corpus.contains_key(w) || self.known.contains(w)
     }
