@@ -301,6 +301,10 @@ mod tests {
                 vec!["age"]
             )
         );
+        assert_eq!(
+            q("Can the rajya sarkar take my zameen?").0,
+            "Can the State Government take my land?"
+        );
         // Any case; a longer term over a shorter one; each English once.
         assert_eq!(
             q("How long can Rashtrapati shasan last, and who advises the RASHTRAPATI?").1,

@@ -857,7 +857,8 @@ mod tests {
 
     /// Every expansion is the Constitution's own words: printed, verbatim (case and whitespace
     /// aside), in the heading or text of some provision of the official 2024 PDF, the strings
-    /// the lexical leg indexes; every ref is a provision of that parse.
+    /// the lexical leg indexes; every ref is a provision of that parse; and the Hindi
+    /// glossary's English is an English glossary term or printed in the text too.
     ///
     /// Needs PDFium: `NYAYA_PDFIUM_LIB`, or `.cache/lib/libpdfium.so` (`make setup`).
     #[test]
@@ -897,6 +898,23 @@ mod tests {
                         e.terms[0]
                     ));
                 }
+            }
+        }
+        // The Hindi glossary's English (`data/glossary_hi.toml`) is an English glossary term or
+        // the text's own words.
+        let terms: HashSet<String> = g()
+            .entries()
+            .iter()
+            .flat_map(|e| e.terms.iter().map(|t| normalise(t)))
+            .collect();
+        for e in crate::search::gloss::HindiGlossary::builtin().entries() {
+            phrases += 1;
+            let p = normalise(&e.english);
+            if !terms.contains(&p) && !texts.iter().any(|t| contains_phrase(t, &p)) {
+                missing.push(format!(
+                    "glossary_hi.toml ({:?}): english {:?} is neither a glossary term nor in the text",
+                    e.terms[0], e.english
+                ));
             }
         }
         println!("{phrases} expansion phrases checked against the text");
