@@ -126,10 +126,7 @@ impl HindiGlossary {
         let english_terms = super::glossary::Glossary::builtin().term_spans(&text);
         let mut out: Vec<&str> = Vec::new();
         for m in self.re.find_iter(&text) {
-            if english_terms
-                .iter()
-                .any(|t| t.start <= m.start() && m.end() <= t.end && t.len() > m.len())
-            {
+            if inside_a_longer(&english_terms, m.range()) {
                 continue;
             }
             let key = m.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
@@ -161,16 +158,12 @@ impl HindiGlossary {
         let mut english: Vec<&str> = Vec::new();
         let mut last = 0;
         for m in latin.find_iter(text) {
-            let inside_longer = keep
-                .iter()
-                .any(|k| k.start <= m.start() && m.end() <= k.end && k.len() > m.len());
-            let key = normalise(m.as_str());
-            let Some(&i) = self.by_term.get(&key) else {
-                continue;
-            };
-            if inside_longer {
+            if inside_a_longer(keep, m.range()) {
                 continue;
             }
+            let Some(&i) = self.by_term.get(&normalise(m.as_str())) else {
+                continue;
+            };
             let to = self.entries[i].english.as_str();
             out.push_str(&text[last..m.start()]);
             out.push_str(to);
@@ -224,6 +217,13 @@ pub fn romanised_english(question: &str, is_english: impl Fn(&str) -> bool) -> S
         rest = &translated[offset..];
     }
     words.join(" ")
+}
+
+/// Whether `m` lies inside one of `spans` that is longer than it.
+fn inside_a_longer(spans: &[std::ops::Range<usize>], m: std::ops::Range<usize>) -> bool {
+    spans
+        .iter()
+        .any(|s| s.start <= m.start && m.end <= s.end && s.len() > m.len())
 }
 
 /// `terms` (longest first) as one regex alternation, any run of spaces between words.
