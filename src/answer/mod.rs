@@ -779,7 +779,7 @@ async fn quote_groups_text(
     document_id: i64,
     groups: &[Group],
 ) -> AppResult<(Vec<Pick>, Vec<Citation>)> {
-    let flat: Vec<(usize, usize, &SearchHit, &str)> = groups
+    let flat: Vec<(usize, usize, &SearchHit)> = groups
         .iter()
         .enumerate()
         .flat_map(|(g, group)| {
@@ -787,10 +787,10 @@ async fn quote_groups_text(
                 .candidates
                 .iter()
                 .enumerate()
-                .map(move |(rank, h)| (g, rank, h, group.query.as_str()))
+                .map(move |(rank, h)| (g, rank, h))
         })
         .collect();
-    let views = futures::future::try_join_all(flat.iter().map(|(_, _, h, _)| async {
+    let views = futures::future::try_join_all(flat.iter().map(|(_, _, h)| async {
         let id: RefId = h.ref_id.parse().map_err(|_| AppError::UnknownRef {
             query: h.ref_id.clone(),
         })?;
@@ -803,21 +803,29 @@ async fn quote_groups_text(
         at: usize,
         view: &'v ProvisionView,
         spans: Vec<extract::Span>,
-        terms: BTreeSet<String>,
-        expanded: String,
+        terms: &'v BTreeSet<String>,
+        expanded: &'v str,
     }
+    // Each group's question, read once as search read it: Hindi words in Latin letters in
+    // their English, then the glossary's expansion and the words that pick a clause.
+    let readings: Vec<(String, BTreeSet<String>)> = groups
+        .iter()
+        .map(|group| {
+            let (query, _) = crate::search::gloss::english_question(&group.query);
+            let expanded = glossary.expand(&query).expanded_query(&query);
+            let mut terms = extract::terms(&expanded);
+            // The ref's own words ("article 25") say nothing about which clause is meant.
+            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
+                terms.remove(&r.id.as_str().to_lowercase());
+            }
+            (expanded, terms)
+        })
+        .collect();
     let mut prepared: Vec<Prepared> = Vec::new();
-    for (at, ((_, _, _, query), view)) in flat.iter().zip(&views).enumerate() {
+    for (at, ((g, _, _), view)) in flat.iter().zip(&views).enumerate() {
         let Some(view) = view else { continue };
-        // Read as search read it: Hindi words in Latin letters in their English.
-        let (query, _) = crate::search::gloss::english_question(query);
-        let expanded = glossary.expand(&query).expanded_query(&query);
-        let mut terms = extract::terms(&expanded);
-        // The ref's own words ("article 25") say nothing about which clause is meant.
-        for (r, _) in nyaya_ingest::refid::find_refs(&query) {
-            terms.remove(&r.id.as_str().to_lowercase());
-        }
-        let spans = extract::candidate_spans(view, &terms);
+        let (expanded, terms) = &readings[*g];
+        let spans = extract::candidate_spans(view, terms);
         prepared.push(Prepared {
             at,
             view,
@@ -875,9 +883,9 @@ async fn quote_groups_text(
     };
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
-        let (g, rank, hit, _) = flat[p.at];
+        let (g, rank, hit) = flat[p.at];
         let scores =
-            extract::score_spans(&p.spans, &p.terms, sims.as_deref(), a.quote_weights.overlap);
+            extract::score_spans(&p.spans, p.terms, sims.as_deref(), a.quote_weights.overlap);
         let named = hit.clause.as_deref().and_then(|c| {
             let i = p
                 .spans
