@@ -217,6 +217,11 @@ impl<'a> Ctx<'a> {
                 if class != OutOfScope::Injection && negated(self.text, m.start()) {
                     continue;
                 }
+                // An election or its result that is challenged asks Article 71 or 329, not
+                // the news ("Can an election result be questioned in court?").
+                if class == OutOfScope::CurrentAffairs && ELECTION_DISPUTE.is_match(self.text) {
+                    continue;
+                }
                 return Some(m.as_str());
             }
         }
@@ -339,6 +344,13 @@ fn negated(text: &str, start: usize) -> bool {
     let window = words[words.len().saturating_sub(3)..].join(" ");
     NEGATION.is_match(&window)
 }
+
+static ELECTION_DISPUTE: LazyLock<Regex> = LazyLock::new(|| {
+    let challenge = r"(?:questioned|called\s+in\s+question|challeng(?:e|ed|es|ing)|disput(?:e|ed|es|ing)|set\s+aside|void|petitions?)";
+    ci(&format!(
+        r"\belections?\b[^.?!]*\b{challenge}\b|\b{challenge}\b[^.?!]*\belections?\b"
+    ))
+});
 
 static NEGATION: LazyLock<Regex> = LazyLock::new(|| {
     ci(
@@ -629,7 +641,9 @@ fn build_rules() -> Vec<Rule> {
         r"\bwho\s+(?:composed|wrote|penned|authored|designed|drafted|sang|painted|invented|discovered|founded)\b",
         r"\bfather\s+of\s+(?:the\s+)?(?:nation|indian\s+constitution|constitution)\b|\barchitect\s+of\s+(?:the\s+)?(?:indian\s+)?constitution\b|\bdrafting\s+committee\b",
         r"\bnational\s+(?:animal|bird|flower|fruit|tree|sport|game|river|aquatic\s+animal|heritage\s+animal|vegetable|calendar|song|reptile|mammal)\b",
-        r"\brecipes?\b|\bhow\s+(?:do|to|can|should)\s+(?:i\s+|you\s+|we\s+)?(?:cook|bake)\b|\bweather\b|\bforecast\b|\bwill\s+it\s+(?:rain|snow)\b",
+        // The weather as a noun ("the weather in Delhi"), not "weather" typed for "whether"
+        // ("weather the President can refuse …").
+        r"\brecipes?\b|\bhow\s+(?:do|to|can|should)\s+(?:i\s+|you\s+|we\s+)?(?:cook|bake)\b|\b(?:the|today'?s|tomorrow'?s)\s+weather\b|\bweather\s+(?:in|today|tomorrow|forecast|report|update|like|now)\b|\bforecast\b|\bwill\s+it\s+(?:rain|snow)\b",
         r"\b(?:tell|give|share)\s+(?:me|us)\s+(?:a|an|another|some|one)?\s*(?:\w+\s+)?(?:jokes?|riddles?|fun\s+facts?|stor(?:y|ies))\b|\bjokes?\s+about\b",
         r"\b(?:largest|smallest|biggest|longest|highest|tallest|deepest|oldest|most\s+populous|least\s+populous|richest|poorest)\s+(?:written\s+)?(?:rivers?|mountains?|peaks?|city|cities|lakes?|deserts?|dams?|bridges?|buildings?|states?|country|countries|constitutions?|animals?|birds?|oceans?|islands?|waterfalls?)\b",
         r"\bwhat(?:'s|\s+is)\s+\d+\s*[-+*/x^]\s*\d+\b|\bsolve\s+(?:this|the)\s+(?:equation|sum|problem)\b",
@@ -1106,6 +1120,7 @@ mod tests {
                 "Who is the home minister right now?",
                 "Tell me today's news about Parliament",
                 "Who won the Bihar election?",
+                "When will the election results be announced?",
                 "What do the latest figures say about unemployment?",
                 "Has the data protection bill been passed yet?",
             ],
@@ -1129,6 +1144,7 @@ mod tests {
                 "Did Japan ever amend its constitution?",
                 "How are senators chosen in Canada?",
                 "what is the minimum age for a US senator",
+                "What does the Canadian Charter say about language rights?",
             ],
         );
     }
@@ -1148,6 +1164,8 @@ mod tests {
                 "What is the largest state in India by area?",
                 "Who drafted the Indian Constitution?",
                 "Who is Mamata Banerjee?",
+                "What's the weather in Delhi today?",
+                "how is the weather like in Shimla",
             ],
         );
     }
@@ -1227,6 +1245,14 @@ mod tests {
             "Who levies stamp duty on a sale deed?",
             "Can Parliament make laws for Indians living in America?",
             "I'm twenty right now. Can I stand for ward panch?",
+            // "weather" typed for "whether"; a result that is challenged (Articles 71, 329).
+            "weather the governor can dismiss a chief minister",
+            "I want to know weather a state can have two official languages",
+            "Can an election result be questioned in court?",
+            "Is the Speaker's decision on disqualification final?",
+            "Which authority decides the fees a High Court charges?",
+            "Can the President's decision on a mercy petition be challenged?",
+            "Who decides disputes about the result of the Presidential election?",
             "Our governor's five-year term ended last month. Does he stay on?",
             "What does the Constitution (Forty-fourth Amendment) Act change?",
             "What did the 42nd Amendment Act add to the Preamble?",

@@ -293,24 +293,23 @@ mod tests {
     }
 
     /// Neither side of the question bank (answerable, unanswerable) repeats a question the
-    /// evaluation asks: the golden set, its paraphrases, the outside refusal set
-    /// (`eval/outside/scope.jsonl`) or the multilingual golden set.
+    /// evaluation asks: the golden set, its paraphrases, the two outside refusal sets
+    /// (`eval/outside/scope.jsonl`, `eval/outside/scope_fresh.jsonl`) or the multilingual
+    /// golden set.
     #[test]
     fn the_bank_never_repeats_an_evaluated_question() {
         let mut held = held_out_questions().expect("golden set and paraphrases load");
-        let outside = include_str!("../../eval/outside/scope.jsonl");
-        for line in outside.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(line).expect("an outside case");
-            held.insert(questions::normalise(
-                v["question"].as_str().unwrap_or_default(),
-            ));
-        }
-        let multilingual = include_str!("../../eval/golden/multilingual.jsonl");
-        for line in multilingual.lines().filter(|l| !l.trim().is_empty()) {
-            let v: serde_json::Value = serde_json::from_str(line).expect("a multilingual case");
-            held.insert(questions::normalise(
-                v["question"].as_str().unwrap_or_default(),
-            ));
+        for file in [
+            include_str!("../../eval/outside/scope.jsonl"),
+            include_str!("../../eval/outside/scope_fresh.jsonl"),
+            include_str!("../../eval/golden/multilingual.jsonl"),
+        ] {
+            for line in file.lines().filter(|l| !l.trim().is_empty()) {
+                let v: serde_json::Value = serde_json::from_str(line).expect("an evaluated case");
+                held.insert(questions::normalise(
+                    v["question"].as_str().unwrap_or_default(),
+                ));
+            }
         }
         let bank = written().expect("data/train/written.jsonl parses");
         let unanswerable = crate::search::bank::shipped_out_of_scope();
