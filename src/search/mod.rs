@@ -451,6 +451,123 @@ async fn embed_queries(embedder: &Arc<dyn Embedder>, texts: &[String]) -> AppRes
         .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??)
 }
 
+/// What the dense leg reads of one question.
+struct DenseQuery<'a> {
+    /// The question (spelling put right, Hindi words in Latin letters put into English).
+    query: &'a str,
+    /// Its parts as written, and the expanded whole followed by the expanded parts.
+    parts: &'a [String],
+    texts: &'a [String],
+    /// A romanised Hindi question's English words, glossary-expanded.
+    romanised_english: Option<&'a str>,
+    /// The multilingual model, for a question in an Indian script.
+    multilingual: Option<&'a Arc<dyn Embedder>>,
+    /// An LLM's hypothetical passage (HyDE), embedded last.
+    dense_hint: Option<&'a str>,
+}
+
+/// What the dense leg found: a list per embedded text, and what the later stages read.
+#[derive(Default)]
+struct DenseLists {
+    lists: Vec<Vec<(RefId, f32)>>,
+    /// The question's own vector (never the hint's), for the second stage and the bank.
+    query_vector: Option<Vec<f32>>,
+    embed_ms: f64,
+    dense_ms: f64,
+    /// Whether the multilingual model embedded the question.
+    multilingual: bool,
+    /// A romanised question's best cosine as glossed, for the coverage judgement only.
+    coverage_floor: Option<f64>,
+}
+
+/// The dense leg: the question's texts embedded in one batch ([`dense_plan`]), each searched
+/// on the pool concurrently, on the multilingual model for a question in an Indian script once
+/// it covers the edition, else on the English one.
+async fn dense_leg(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    doc: i64,
+    q: DenseQuery<'_>,
+) -> AppResult<DenseLists> {
+    if !opts.mode.dense() {
+        return Ok(DenseLists::default());
+    }
+    // A question in an Indian script: the multilingual model, once it covers the edition.
+    let multilingual = match q.multilingual {
+        Some(m)
+            if models
+                .multilingual_covered
+                .ready(pool, doc, &m.manifest().id)
+                .await? =>
+        {
+            Some(m)
+        }
+        _ => None,
+    };
+    let embedder = match multilingual {
+        Some(m) => m,
+        None => models.embedder.as_ref().ok_or_else(|| {
+            AppError::ModelUnavailable(
+                "the embedding model is not loaded; use mode \"lexical\"".into(),
+            )
+        })?,
+    };
+    // Romanised Hindi with glossed words: MiniLM cannot read the Hindi words, so it ranks
+    // by the English ones alone (ADR 0013 has the comparison); the question as glossed is
+    // embedded too, for the coverage judgement only.
+    let romanised = q.romanised_english.filter(|_| multilingual.is_none());
+    // The multilingual model reads the question as typed: the English words the
+    // glossaries add are for the English legs.
+    let plan = match multilingual {
+        Some(_) => DensePlan {
+            texts: vec![q.query.to_string()],
+            query_index: 0,
+        },
+        None => match romanised {
+            Some(english) => DensePlan {
+                texts: vec![english.to_string(), q.texts[0].clone()],
+                query_index: 0,
+            },
+            None => dense_plan(q.query, q.parts, q.texts),
+        },
+    };
+    let mut dense_texts = plan.texts;
+    dense_texts.extend(q.dense_hint.map(str::to_string));
+    let t = Instant::now();
+    let vectors = embed_queries(embedder, &dense_texts).await?;
+    let embed_ms = ms(t);
+    let t = Instant::now();
+    let model_id = &embedder.manifest().id;
+    let mut lists =
+        futures::future::try_join_all(vectors.iter().enumerate().map(|(i, v)| async move {
+            // Of the coverage-only list only the best score is read.
+            let depth = if romanised.is_some() && i == 1 {
+                1
+            } else {
+                opts.depth
+            };
+            match multilingual {
+                Some(_) => legs::multilingual(pool, doc, v, model_id, depth).await,
+                None => legs::dense(pool, doc, v, model_id, depth).await,
+            }
+        }))
+        .await?;
+    let coverage_only = romanised.map(|_| lists.remove(1));
+    let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
+    let dense_ms = ms(t);
+    // The question's own vector, never the hint's (which comes last).
+    let query_vector = vectors.into_iter().nth(plan.query_index);
+    Ok(DenseLists {
+        lists,
+        query_vector,
+        embed_ms,
+        dense_ms,
+        multilingual: multilingual.is_some(),
+        coverage_floor,
+    })
+}
+
 /// Runs one search.
 pub async fn search(
     pool: &PgPool,
@@ -561,89 +678,19 @@ pub async fn search_with_hint(
     // Refs the question names: pinned below, and spelled out for the lexical leg.
     let named_refs = find_refs(query);
     let expanded = texts[0].clone();
+    let romanised_expanded = romanised_english.as_deref().map(|e| expand(e).0);
 
     // The two legs run concurrently (the lexical queries while the question is embedded), and
     // each leg's queries (one per text) concurrently on the pool.
-    let dense_leg = async {
-        if !opts.mode.dense() {
-            return Ok((Vec::new(), None, 0.0, 0.0, false, None));
-        }
-        // A question in an Indian script: the multilingual model, once it covers the edition.
-        let multilingual = match multilingual {
-            Some(m)
-                if models
-                    .multilingual_covered
-                    .ready(pool, doc, &m.manifest().id)
-                    .await? =>
-            {
-                Some(m)
-            }
-            _ => None,
-        };
-        let embedder = match multilingual {
-            Some(m) => m,
-            None => models.embedder.as_ref().ok_or_else(|| {
-                AppError::ModelUnavailable(
-                    "the embedding model is not loaded; use mode \"lexical\"".into(),
-                )
-            })?,
-        };
-        // Romanised Hindi with glossed words: MiniLM cannot read the Hindi words, so it ranks
-        // by the English ones alone (ADR 0013 has the comparison); the question as glossed is
-        // embedded too, for the coverage judgement only.
-        let romanised = romanised_english
-            .as_ref()
-            .filter(|_| multilingual.is_none());
-        // The multilingual model reads the question as typed: the English words the
-        // glossaries add are for the English legs.
-        let plan = match multilingual {
-            Some(_) => DensePlan {
-                texts: vec![query.to_string()],
-                query_index: 0,
-            },
-            None => match romanised {
-                Some(english) => DensePlan {
-                    texts: vec![expand(english).0, texts[0].clone()],
-                    query_index: 0,
-                },
-                None => dense_plan(query, &parts, &texts),
-            },
-        };
-        let mut dense_texts = plan.texts;
-        dense_texts.extend(dense_hint.map(str::to_string));
-        let t = Instant::now();
-        let vectors = embed_queries(embedder, &dense_texts).await?;
-        let embed_ms = ms(t);
-        let t = Instant::now();
-        let model_id = &embedder.manifest().id;
-        let mut lists =
-            futures::future::try_join_all(vectors.iter().enumerate().map(|(i, v)| async move {
-                // Of the coverage-only list only the best score is read.
-                let depth = if romanised.is_some() && i == 1 {
-                    1
-                } else {
-                    opts.depth
-                };
-                match multilingual {
-                    Some(_) => legs::multilingual(pool, doc, v, model_id, depth).await,
-                    None => legs::dense(pool, doc, v, model_id, depth).await,
-                }
-            }))
-            .await?;
-        let coverage_only = romanised.map(|_| lists.remove(1));
-        let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
-        let dense_ms = ms(t);
-        // The question's own vector, never the hint's (which comes last).
-        let query_vector = vectors.into_iter().nth(plan.query_index);
-        AppResult::Ok((
-            lists,
-            query_vector,
-            embed_ms,
-            dense_ms,
-            multilingual.is_some(),
-            coverage_floor,
-        ))
+    let dense_query = DenseQuery {
+        query,
+        parts: &parts,
+        texts: &texts,
+        romanised_english: romanised_expanded.as_deref(),
+        multilingual,
+        dense_hint,
     };
+    let dense_leg = dense_leg(pool, models, opts, doc, dense_query);
     let lexical_leg = async {
         if !opts.mode.lexical() {
             return Ok((Vec::new(), 0.0));
@@ -683,11 +730,16 @@ pub async fn search_with_hint(
             _ => Ok(None),
         }
     };
-    let (
-        (dense_lists, query_vector, embed_ms, dense_ms, multilingual, coverage_floor),
-        (lexical_lists, lexical_ms),
-        facts,
-    ) = tokio::try_join!(dense_leg, lexical_leg, facts)?;
+    let (dense, (lexical_lists, lexical_ms), facts) =
+        tokio::try_join!(dense_leg, lexical_leg, facts)?;
+    let DenseLists {
+        lists: dense_lists,
+        query_vector,
+        embed_ms,
+        dense_ms,
+        multilingual,
+        coverage_floor,
+    } = dense;
     // The second stage reads the English model's vectors: a multilingual question vector
     // cannot be compared with them, so such a question keeps the fused order.
     let rerank_vector = query_vector.as_deref().filter(|_| !multilingual);
