@@ -495,91 +495,17 @@ pub async fn ask(
     let supporting: Vec<Supporting> = main.supporting.clone();
 
     // 7. LLM prose, guarded; or the extractive answer.
-    let mut degraded_reason = None;
-    let mut guards = GuardCounts::default();
-    let mut answer = extractive;
-    let mut final_citations = citations.clone();
-    if mode == AnswerMode::Llm {
-        match &llm {
-            None => degraded_reason = Some("no LLM is configured (NYAYA_LLM_BASE_URL)".to_string()),
-            Some(llm) => {
-                let t = Instant::now();
-                let labels: Vec<String> = citations
-                    .iter()
-                    .map(|c| format!("{} — {}", c.label, c.title))
-                    .collect();
-                let excerpts: Vec<generate::PromptExcerpt> = citations
-                    .iter()
-                    .zip(&labels)
-                    .map(|(c, l)| generate::PromptExcerpt {
-                        n: c.n,
-                        label: l.clone(),
-                        text: &c.quote,
-                    })
-                    .collect();
-                let threshold = a.search.refusal_threshold_for(main.multilingual);
-                let weak = main
-                    .coverage
-                    .confidence
-                    .is_some_and(|c| c < threshold + 0.05)
-                    && !main.results.iter().any(|r| r.pinned);
-                let tx = run.events.cloned();
-                let on_delta = move |d: &str| {
-                    if let Some(tx) = &tx {
-                        let _ = tx.send(AskEvent::Delta(d.to_string()));
-                    }
-                };
-                let (result, attempts) = generate::llm_answer(
-                    llm,
-                    &run.question,
-                    &excerpts,
-                    weak,
-                    run.events
-                        .is_some()
-                        .then_some(&on_delta as &(dyn Fn(&str) + Send + Sync)),
-                )
-                .await;
-                run.record_calls(&attempts).await?;
-                run.timings.llm = ms(t);
-                match result {
-                    Err(e) => degraded_reason = Some(e.to_string()),
-                    Ok(text) => {
-                        let guard_excerpts: Vec<guard::Excerpt> = citations
-                            .iter()
-                            .map(|c| guard::Excerpt {
-                                n: c.n,
-                                ref_id: c.ref_id.clone(),
-                                text: c.quote.clone(),
-                                provision_text: c.provision_text.clone(),
-                            })
-                            .collect();
-                        let g = guard::guard(&text, &guard_excerpts, &retrieved);
-                        guards = g.counts;
-                        if g.counts.any() {
-                            tracing::warn!(
-                                stripped_citations = g.counts.stripped_citations,
-                                dropped_quotes = g.counts.dropped_quotes,
-                                dropped_figures = g.counts.dropped_figures,
-                                "guards removed parts of the LLM answer"
-                            );
-                        }
-                        if g.cited.is_empty() {
-                            degraded_reason = Some(
-                                "nothing the LLM wrote survived the citation guards".to_string(),
-                            );
-                        } else {
-                            answer = g.text;
-                            final_citations = citations
-                                .iter()
-                                .filter(|c| g.cited.contains(&c.n))
-                                .cloned()
-                                .collect();
-                        }
-                    }
-                }
-            }
+    let prose = match (mode, &llm) {
+        (AnswerMode::Llm, None) => Prose {
+            degraded_reason: Some("no LLM is configured (NYAYA_LLM_BASE_URL)".to_string()),
+            ..Prose::default()
+        },
+        (AnswerMode::Llm, Some(llm)) => {
+            llm_prose(a, &mut run, llm, &citations, main, &retrieved).await?
         }
-    }
+        (AnswerMode::Extractive, _) => Prose::default(),
+    };
+    let (answer, final_citations) = prose.text.unwrap_or((extractive, citations));
     let mut response = response(
         &run,
         routing,
@@ -589,10 +515,107 @@ pub async fn ask(
         Some(view),
     );
     response.suggestions = suggestions;
-    response.degraded = degraded_reason.is_some();
-    response.degraded_reason = degraded_reason;
-    response.guards = guards;
+    response.degraded = prose.degraded_reason.is_some();
+    response.degraded_reason = prose.degraded_reason;
+    response.guards = prose.guards;
     finish_with(&mut run, response, retrieved).await
+}
+
+/// What the LLM step made of an answer's citations.
+#[derive(Default)]
+struct Prose {
+    /// The guarded text and the citations it still cites; `None`: the extractive answer stands.
+    text: Option<(String, Vec<Citation>)>,
+    /// Why the extractive answer stands in llm mode (no model, a failed call, nothing survived).
+    degraded_reason: Option<String>,
+    guards: GuardCounts,
+}
+
+/// The LLM's prose over the numbered citations, then the guards: unsupported citations
+/// stripped, quotes and figures not in the excerpts dropped. Every call is recorded.
+async fn llm_prose(
+    a: &Answerer,
+    run: &mut Run<'_>,
+    llm: &LlmClient,
+    citations: &[Citation],
+    main: &SearchResponse,
+    retrieved: &[String],
+) -> AppResult<Prose> {
+    let mut prose = Prose::default();
+    let t = Instant::now();
+    let labels: Vec<String> = citations
+        .iter()
+        .map(|c| format!("{} — {}", c.label, c.title))
+        .collect();
+    let excerpts: Vec<generate::PromptExcerpt> = citations
+        .iter()
+        .zip(&labels)
+        .map(|(c, l)| generate::PromptExcerpt {
+            n: c.n,
+            label: l.clone(),
+            text: &c.quote,
+        })
+        .collect();
+    let threshold = a.search.refusal_threshold_for(main.multilingual);
+    let weak = main
+        .coverage
+        .confidence
+        .is_some_and(|c| c < threshold + 0.05)
+        && !main.results.iter().any(|r| r.pinned);
+    let tx = run.events.cloned();
+    let on_delta = move |d: &str| {
+        if let Some(tx) = &tx {
+            let _ = tx.send(AskEvent::Delta(d.to_string()));
+        }
+    };
+    let (result, attempts) = generate::llm_answer(
+        llm,
+        &run.question,
+        &excerpts,
+        weak,
+        run.events
+            .is_some()
+            .then_some(&on_delta as &(dyn Fn(&str) + Send + Sync)),
+    )
+    .await;
+    run.record_calls(&attempts).await?;
+    run.timings.llm = ms(t);
+    match result {
+        Err(e) => prose.degraded_reason = Some(e.to_string()),
+        Ok(text) => {
+            let guard_excerpts: Vec<guard::Excerpt> = citations
+                .iter()
+                .map(|c| guard::Excerpt {
+                    n: c.n,
+                    ref_id: c.ref_id.clone(),
+                    text: c.quote.clone(),
+                    provision_text: c.provision_text.clone(),
+                })
+                .collect();
+            let g = guard::guard(&text, &guard_excerpts, retrieved);
+            prose.guards = g.counts;
+            if g.counts.any() {
+                tracing::warn!(
+                    stripped_citations = g.counts.stripped_citations,
+                    dropped_quotes = g.counts.dropped_quotes,
+                    dropped_figures = g.counts.dropped_figures,
+                    "guards removed parts of the LLM answer"
+                );
+            }
+            if g.cited.is_empty() {
+                prose.degraded_reason =
+                    Some("nothing the LLM wrote survived the citation guards".to_string());
+            } else {
+                let kept = citations
+                    .iter()
+                    .filter(|c| g.cited.contains(&c.n))
+                    .cloned()
+                    .collect();
+                prose.text = Some((g.text, kept));
+            }
+        }
+    }
+    Ok(prose)
 }
 
 /// The eligibility route: the checker's verdict over the question's facts and the form's,
