@@ -455,8 +455,9 @@ async fn embed_queries(embedder: &Arc<dyn Embedder>, texts: &[String]) -> AppRes
 struct DenseQuery<'a> {
     /// The question (spelling put right, Hindi words in Latin letters put into English).
     query: &'a str,
-    /// Its parts as written, and the expanded whole followed by the expanded parts.
+    /// Its parts as written.
     parts: &'a [String],
+    /// The expanded whole, then the expanded parts.
     texts: &'a [String],
     /// A romanised Hindi question's English words, glossary-expanded.
     romanised_english: Option<&'a str>,
