@@ -794,77 +794,30 @@ struct Scored {
     score: f64,
 }
 
-/// Quotes the groups' provisions: for each candidate, its named clause or the span closest
-/// to the question; then, per group, the candidates whose best span is best (pinned ones
-/// always, in order). Retrieval's order breaks near-ties.
-async fn quote_groups_text(
+/// One quote candidate: a provision retrieval found, its quotable spans, and the question
+/// (as search read it) they are judged against.
+struct Prepared<'v> {
+    /// Its place in the groups' candidates, flattened.
+    at: usize,
+    view: &'v ProvisionView,
+    spans: Vec<extract::Span>,
+    terms: &'v BTreeSet<String>,
+    expanded: &'v str,
+}
+
+/// Each candidate's spans' cosine to its question (`None` without an embedder): each distinct
+/// question embedded, then every span (from the process's passage cache where a provision was
+/// quoted before), off the async runtime.
+async fn span_similarities(
     a: &Answerer,
-    document_id: i64,
-    groups: &[Group],
-) -> AppResult<(Vec<Pick>, Vec<Citation>)> {
-    let flat: Vec<(usize, usize, &SearchHit)> = groups
-        .iter()
-        .enumerate()
-        .flat_map(|(g, group)| {
-            group
-                .candidates
-                .iter()
-                .enumerate()
-                .map(move |(rank, h)| (g, rank, h))
-        })
-        .collect();
-    let views = futures::future::try_join_all(flat.iter().map(|(_, _, h)| async {
-        let id: RefId = h.ref_id.parse().map_err(|_| AppError::UnknownRef {
-            query: h.ref_id.clone(),
-        })?;
-        store::get_provision(&a.pool, document_id, &id).await
-    }))
-    .await?;
-    // Spans of every candidate, and the question each is judged against.
-    let glossary = Glossary::builtin();
-    struct Prepared<'v> {
-        at: usize,
-        view: &'v ProvisionView,
-        spans: Vec<extract::Span>,
-        terms: &'v BTreeSet<String>,
-        expanded: &'v str,
-    }
-    // Each group's question, read once as search read it: Hindi words in Latin letters in
-    // their English, then the glossary's expansion and the words that pick a clause.
-    let readings: Vec<(String, BTreeSet<String>)> = groups
-        .iter()
-        .map(|group| {
-            let (query, _) = crate::search::gloss::english_question(&group.query);
-            let expanded = glossary.expand(&query).expanded_query(&query);
-            let mut terms = extract::terms(&expanded);
-            // The ref's own words ("article 25") say nothing about which clause is meant.
-            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
-                terms.remove(&r.id.as_str().to_lowercase());
-            }
-            (expanded, terms)
-        })
-        .collect();
-    let mut prepared: Vec<Prepared> = Vec::new();
-    for (at, ((g, _, _), view)) in flat.iter().zip(&views).enumerate() {
-        let Some(view) = view else { continue };
-        let (expanded, terms) = &readings[*g];
-        let spans = extract::candidate_spans(view, terms);
-        prepared.push(Prepared {
-            at,
-            view,
-            spans,
-            terms,
-            expanded,
-        });
-    }
-    // Each distinct question, then every span (from the process's passage cache where a
-    // provision was quoted before), off the async runtime.
-    let similarity: Vec<Option<Vec<f32>>> = match &a.models.embedder {
+    prepared: &[Prepared<'_>],
+) -> AppResult<Vec<Option<Vec<f32>>>> {
+    let similarity = match &a.models.embedder {
         Some(embedder) => {
             let m = embedder.manifest();
             let mut queries: Vec<String> = Vec::new();
             let mut q_index = Vec::new();
-            for p in &prepared {
+            for p in prepared {
                 let text = format!("{}{}", m.query_prefix, p.expanded);
                 let at = match queries.iter().position(|t| *t == text) {
                     Some(i) => i,
@@ -904,6 +857,66 @@ async fn quote_groups_text(
         }
         None => vec![None; prepared.len()],
     };
+    Ok(similarity)
+}
+
+/// Quotes the groups' provisions: for each candidate, its named clause or the span closest
+/// to the question; then, per group, the candidates whose best span is best (pinned ones
+/// always, in order). Retrieval's order breaks near-ties.
+async fn quote_groups_text(
+    a: &Answerer,
+    document_id: i64,
+    groups: &[Group],
+) -> AppResult<(Vec<Pick>, Vec<Citation>)> {
+    let flat: Vec<(usize, usize, &SearchHit)> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, group)| {
+            group
+                .candidates
+                .iter()
+                .enumerate()
+                .map(move |(rank, h)| (g, rank, h))
+        })
+        .collect();
+    let views = futures::future::try_join_all(flat.iter().map(|(_, _, h)| async {
+        let id: RefId = h.ref_id.parse().map_err(|_| AppError::UnknownRef {
+            query: h.ref_id.clone(),
+        })?;
+        store::get_provision(&a.pool, document_id, &id).await
+    }))
+    .await?;
+    // Spans of every candidate, and the question each is judged against.
+    let glossary = Glossary::builtin();
+    // Each group's question, read once as search read it: Hindi words in Latin letters in
+    // their English, then the glossary's expansion and the words that pick a clause.
+    let readings: Vec<(String, BTreeSet<String>)> = groups
+        .iter()
+        .map(|group| {
+            let (query, _) = crate::search::gloss::english_question(&group.query);
+            let expanded = glossary.expand(&query).expanded_query(&query);
+            let mut terms = extract::terms(&expanded);
+            // The ref's own words ("article 25") say nothing about which clause is meant.
+            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
+                terms.remove(&r.id.as_str().to_lowercase());
+            }
+            (expanded, terms)
+        })
+        .collect();
+    let mut prepared: Vec<Prepared> = Vec::new();
+    for (at, ((g, _, _), view)) in flat.iter().zip(&views).enumerate() {
+        let Some(view) = view else { continue };
+        let (expanded, terms) = &readings[*g];
+        let spans = extract::candidate_spans(view, terms);
+        prepared.push(Prepared {
+            at,
+            view,
+            spans,
+            terms,
+            expanded,
+        });
+    }
+    let similarity = span_similarities(a, &prepared).await?;
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
         let (g, rank, hit) = flat[p.at];
