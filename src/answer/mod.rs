@@ -812,52 +812,49 @@ async fn span_similarities(
     a: &Answerer,
     prepared: &[Prepared<'_>],
 ) -> AppResult<Vec<Option<Vec<f32>>>> {
-    let similarity = match &a.models.embedder {
-        Some(embedder) => {
-            let m = embedder.manifest();
-            let mut queries: Vec<String> = Vec::new();
-            let mut q_index = Vec::new();
-            for p in prepared {
-                let text = format!("{}{}", m.query_prefix, p.expanded);
-                let at = match queries.iter().position(|t| *t == text) {
-                    Some(i) => i,
-                    None => {
-                        queries.push(text);
-                        queries.len() - 1
-                    }
-                };
-                q_index.push(at);
-            }
-            let spans: Vec<String> = prepared
-                .iter()
-                .flat_map(|p| p.spans.iter())
-                .map(|s| format!("{}{}", m.passage_prefix, s.text))
-                .collect();
-            let model = embedder.clone();
-            let cache = a.models.passage_cache.clone();
-            let (query_vectors, span_vectors) = tokio::task::spawn_blocking(move || {
-                let q = model.embed_raw(&queries)?;
-                let s = cache.get_or_embed(&spans, |missing| model.embed_raw(missing))?;
-                Ok::<_, crate::embed::EmbedError>((q, s))
-            })
-            .await
-            .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
-            let mut out = Vec::new();
-            let mut at = 0;
-            for (p, qi) in prepared.iter().zip(q_index) {
-                let q = &query_vectors[qi];
-                let sims: Vec<f32> = span_vectors[at..at + p.spans.len()]
-                    .iter()
-                    .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
-                    .collect();
-                at += p.spans.len();
-                out.push(Some(sims));
-            }
-            out
-        }
-        None => vec![None; prepared.len()],
+    let Some(embedder) = &a.models.embedder else {
+        return Ok(vec![None; prepared.len()]);
     };
-    Ok(similarity)
+    let m = embedder.manifest();
+    let mut queries: Vec<String> = Vec::new();
+    let mut q_index = Vec::new();
+    for p in prepared {
+        let text = format!("{}{}", m.query_prefix, p.expanded);
+        let at = match queries.iter().position(|t| *t == text) {
+            Some(i) => i,
+            None => {
+                queries.push(text);
+                queries.len() - 1
+            }
+        };
+        q_index.push(at);
+    }
+    let spans: Vec<String> = prepared
+        .iter()
+        .flat_map(|p| p.spans.iter())
+        .map(|s| format!("{}{}", m.passage_prefix, s.text))
+        .collect();
+    let model = embedder.clone();
+    let cache = a.models.passage_cache.clone();
+    let (query_vectors, span_vectors) = tokio::task::spawn_blocking(move || {
+        let q = model.embed_raw(&queries)?;
+        let s = cache.get_or_embed(&spans, |missing| model.embed_raw(missing))?;
+        Ok::<_, crate::embed::EmbedError>((q, s))
+    })
+    .await
+    .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (p, qi) in prepared.iter().zip(q_index) {
+        let q = &query_vectors[qi];
+        let sims: Vec<f32> = span_vectors[at..at + p.spans.len()]
+            .iter()
+            .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
+            .collect();
+        at += p.spans.len();
+        out.push(Some(sims));
+    }
+    Ok(out)
 }
 
 /// Quotes the groups' provisions: for each candidate, its named clause or the span closest

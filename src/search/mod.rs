@@ -653,16 +653,18 @@ pub async fn search_with_hint(
     } else {
         format!("{} ({})", query.trim_end(), gloss.join("; "))
     };
-    // Romanised Hindi reaches MiniLM as its English words only: its Hindi terms' English and
-    // the words the text uses ("rajya sabha", "retirement age"); MiniLM reads the Hindi ones
-    // as noise (ADR 0013).
+    // Romanised Hindi reaches MiniLM as its English words only (glossary-expanded): its Hindi
+    // terms' English and the words the text uses ("rajya sabha", "retirement age"); MiniLM
+    // reads the Hindi ones as noise (ADR 0013).
     let romanised_english =
         if language == crate::language::Language::RomanisedHindi && opts.mode.dense() {
             let speller = models
                 .spelling
                 .get(pool, doc, || known_words(models))
                 .await?;
-            Some(gloss::romanised_english(query, |w| speller.in_text(w))).filter(|e| !e.is_empty())
+            Some(gloss::romanised_english(query, |w| speller.in_text(w)))
+                .filter(|e| !e.is_empty())
+                .map(|e| expand(&e).0)
         } else {
             None
         };
@@ -679,7 +681,6 @@ pub async fn search_with_hint(
     // Refs the question names: pinned below, and spelled out for the lexical leg.
     let named_refs = find_refs(query);
     let expanded = texts[0].clone();
-    let romanised_expanded = romanised_english.as_deref().map(|e| expand(e).0);
 
     // The two legs run concurrently (the lexical queries while the question is embedded), and
     // each leg's queries (one per text) concurrently on the pool.
@@ -687,7 +688,7 @@ pub async fn search_with_hint(
         query,
         parts: &parts,
         texts: &texts,
-        romanised_english: romanised_expanded.as_deref(),
+        romanised_english: romanised_english.as_deref(),
         multilingual,
         dense_hint,
     };
