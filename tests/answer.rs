@@ -206,6 +206,20 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     )
     .await;
     assert!(!r.refused && cited(&r).contains(&"169"), "{r:?}");
+    // No rule and no vote refuses a recipe; retrieval found "something" (a Schedule's seat
+    // count), but no quote shares a word with the question, so it is not shown as the answer
+    // (ADR 0005, stop 39). An everyday wording meets the text through the glossary's words.
+    let r = ask(
+        &a,
+        "How do I make rajma chawal for six people?",
+        AnswerMode::Extractive,
+        "t-recipe",
+    )
+    .await;
+    assert!(r.refused && r.citations.is_empty(), "{r:?}");
+    assert_eq!(r.refusal_reason.as_deref(), Some(answer::NO_SHARED_WORD));
+    let r = ask(&a, "who picks the PM", AnswerMode::Extractive, "t-pm").await;
+    assert!(!r.refused && !r.citations.is_empty(), "{r:?}");
     // No model was called for any of it.
     let n: i64 = sqlx::query_scalar("SELECT count(*) FROM llm_calls")
         .fetch_one(&pool)

@@ -126,6 +126,7 @@ mod tests {
             super::super::OUTSIDE_THE_TEXT,
             super::super::NOTHING_RETRIEVED,
             super::super::NOTHING_QUOTABLE,
+            super::super::NO_SHARED_WORD,
             super::super::NO_KNOWN_OFFICE,
             super::super::NO_SUCH_PROVISION,
         ]);

@@ -8,7 +8,8 @@
 //!    question, HyDE for a conceptual one when an LLM is configured.
 //! 5. Refuse when retrieval says the text does not cover the question (no model call).
 //! 6. Quote: for each chosen provision, the best clause-level span, copied verbatim
-//!    ([`extract`], [`quote`]). No quote, no answer.
+//!    ([`extract`], [`quote`]). No quote, no answer; nor when no quote shares a word with the
+//!    question ([`support`]).
 //! 7. In llm mode, prose over the numbered quotes, then the [`guard`]s; if the LLM is
 //!    unavailable or nothing it wrote survives, the extractive answer (`degraded`).
 //! 8. Audit row ([`audit`]) and one `llm_calls` row per attempt.
@@ -23,6 +24,7 @@ pub mod messages;
 pub mod quote;
 pub mod router;
 pub mod scrub;
+pub mod support;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -54,6 +56,8 @@ pub const REFUSAL: &str =
 pub const OUTSIDE_THE_TEXT: &str = "the question is outside what the Constitution's text answers";
 pub const NOTHING_RETRIEVED: &str = "nothing relevant was retrieved";
 pub const NOTHING_QUOTABLE: &str = "no passage of the retrieved provisions could be quoted";
+pub const NO_SHARED_WORD: &str =
+    "no passage retrieved shares a word with the question, so none of them answers it";
 pub const NO_KNOWN_OFFICE: &str = "the question names no office the checker knows";
 pub const NO_SUCH_PROVISION: &str =
     "the question names an Article or Schedule that this edition of the Constitution does not have";
@@ -484,6 +488,16 @@ pub async fn ask(
         )
         .await;
     }
+    if !quotes_share_a_word(&run, &routing, &searches, &citations) {
+        return finish_refusal(
+            &mut run,
+            routing,
+            NO_SHARED_WORD.into(),
+            Some(view),
+            retrieved,
+        )
+        .await;
+    }
     run.emit(AskEvent::Citations(citations.clone()));
     let framing = messages::framing(run.language);
     let suggestions = if routing.route == Route::Ambiguous {
@@ -519,6 +533,39 @@ pub async fn ask(
     response.degraded_reason = prose.degraded_reason;
     response.guards = prose.guards;
     finish_with(&mut run, response, retrieved).await
+}
+
+/// Whether the quotes chosen share a word with what was asked ([`support`]): the question,
+/// what each search read in it (the glossaries' words, spelling corrections, a follow-up's
+/// rewritten query), against the quotes and their provisions' headings. A question that names
+/// a provision, or whose search pinned one, is a lookup and always passes; so does a question
+/// in an Indian script, whose words are not English.
+fn quotes_share_a_word(
+    run: &Run<'_>,
+    routing: &Routing,
+    searches: &[(Option<String>, SearchResponse)],
+    citations: &[Citation],
+) -> bool {
+    let pinned = searches
+        .iter()
+        .any(|(_, s)| s.results.iter().any(|h| h.pinned));
+    if run.language.indic_script() || !routing.refs.is_empty() || pinned {
+        return true;
+    }
+    let read = searches.iter().flat_map(|(q, s)| {
+        q.iter()
+            .chain(&s.expansion.added)
+            .chain(&s.gloss)
+            .map(String::as_str)
+            .chain(s.spelling.iter().map(|c| c.to.as_str()))
+    });
+    let asked = [run.question.as_str(), routing.rewritten_query.as_str()]
+        .into_iter()
+        .chain(read);
+    let shown = citations
+        .iter()
+        .flat_map(|c| [c.quote.as_str(), c.title.as_str()]);
+    support::shares_a_word(asked, shown)
 }
 
 /// What the LLM step made of an answer's citations.
