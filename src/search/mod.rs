@@ -451,6 +451,125 @@ async fn embed_queries(embedder: &Arc<dyn Embedder>, texts: &[String]) -> AppRes
         .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??)
 }
 
+/// A question as the legs read it (ADR 0004, 0013).
+struct PreparedQuestion {
+    /// Spelling put right; an English question's Hindi words in Latin letters in English.
+    query: String,
+    /// The misspelt words and what they were searched as.
+    spelling: Vec<spell::Correction>,
+    /// A Hindi question's terms in English, added to it.
+    gloss: Vec<String>,
+    /// An English question's Hindi words, put into English in place.
+    hinglish: Vec<String>,
+    /// A romanised Hindi question's English words, glossary-expanded (what MiniLM embeds).
+    romanised_english: Option<String>,
+    /// What the glossary added to the whole question.
+    expansion: glossary::Expansion,
+    /// The question's parts as written (none when it is one).
+    parts: Vec<String>,
+    /// The expanded whole, then the expanded parts: what both legs search.
+    texts: Vec<String>,
+}
+
+/// Spelling, Hindi words, the glossaries and the split: everything done to a question's words
+/// before a leg runs. The scope rules read the question as typed, not this.
+async fn prepare_question(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    doc: i64,
+    query: &str,
+    language: crate::language::Language,
+    timings: &mut Timings,
+) -> AppResult<PreparedQuestion> {
+    // Misspelt words of an English question are searched as the text's nearest words; the
+    // scope rules read the question as typed, and the response lists what was put right.
+    let t = Instant::now();
+    let (spelled, spelling) = if opts.spelling && language == crate::language::Language::English {
+        let speller = models
+            .spelling
+            .get(pool, doc, || known_words(models))
+            .await?;
+        speller.correct(query)
+    } else {
+        (query.to_string(), Vec::new())
+    };
+    timings.spell = ms(t);
+    if !spelling.is_empty() {
+        tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
+    }
+    // An English question's Hindi words in Latin letters ("umar", "Rajyapal") are searched as
+    // their English, in place ([`gloss::HindiGlossary::translate_latin`]).
+    let (translated, hinglish) = if language == crate::language::Language::English {
+        let (text, english) = gloss::english_question(&spelled);
+        (text, english.into_iter().map(str::to_string).collect())
+    } else {
+        (spelled, Vec::new())
+    };
+    let query = translated.as_str();
+
+    let glossary = Glossary::builtin();
+    let expand = |text: &str| -> (String, glossary::Expansion) {
+        if opts.glossary {
+            let e = glossary.expand(text);
+            (e.expanded_query(text), e)
+        } else {
+            (text.to_string(), glossary::Expansion::default())
+        }
+    };
+    // A question in Hindi carries the English words for its terms too ([`gloss`]), so that
+    // the English glossary and the lexical leg can read it.
+    let gloss: Vec<String> = if language.hindi() {
+        gloss::HindiGlossary::builtin()
+            .gloss(query)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let glossed = if gloss.is_empty() {
+        query.to_string()
+    } else {
+        format!("{} ({})", query.trim_end(), gloss.join("; "))
+    };
+    // Romanised Hindi reaches MiniLM as its English words only (glossary-expanded): its Hindi
+    // terms' English and the words the text uses ("rajya sabha", "retirement age"); MiniLM
+    // reads the Hindi ones as noise (ADR 0013).
+    let romanised_english =
+        if language == crate::language::Language::RomanisedHindi && opts.mode.dense() {
+            let speller = models
+                .spelling
+                .get(pool, doc, || known_words(models))
+                .await?;
+            Some(gloss::romanised_english(query, |w| speller.in_text(w)))
+                .filter(|e| !e.is_empty())
+                .map(|e| expand(&e).0)
+        } else {
+            None
+        };
+    // The whole question first, then its parts; every text goes through both legs.
+    let (whole, expansion) = expand(&glossed);
+    let parts = if opts.split {
+        split::sub_queries(query)
+    } else {
+        Vec::new()
+    };
+    let texts: Vec<String> = std::iter::once(whole)
+        .chain(parts.iter().map(|p| expand(p).0))
+        .collect();
+    Ok(PreparedQuestion {
+        query: translated,
+        spelling,
+        gloss,
+        hinglish,
+        romanised_english,
+        expansion,
+        parts,
+        texts,
+    })
+}
+
 /// What the dense leg reads of one question.
 struct DenseQuery<'a> {
     /// The question (spelling put right, Hindi words in Latin letters put into English).
@@ -597,87 +716,23 @@ pub async fn search_with_hint(
     let edition = crate::store::resolve_edition(pool, opts.edition.as_deref()).await?;
     let doc = edition.document_id;
     let language = crate::language::detect(query);
-    // Misspelt words of an English question are searched as the text's nearest words; the
-    // scope rules read the question as typed, and the response lists what was put right.
-    let t = Instant::now();
-    let (spelled, spelling) = if opts.spelling && language == crate::language::Language::English {
-        let speller = models
-            .spelling
-            .get(pool, doc, || known_words(models))
-            .await?;
-        speller.correct(query)
-    } else {
-        (query.to_string(), Vec::new())
-    };
-    timings.spell = ms(t);
-    if !spelling.is_empty() {
-        tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
-    }
     let typed = query;
-    // An English question's Hindi words in Latin letters ("umar", "Rajyapal") are searched as
-    // their English, in place ([`gloss::HindiGlossary::translate_latin`]).
-    let (translated, hinglish) = if language == crate::language::Language::English {
-        let (text, english) = gloss::english_question(&spelled);
-        (text, english.into_iter().map(str::to_string).collect())
-    } else {
-        (spelled, Vec::new())
-    };
+    let prepared = prepare_question(pool, models, opts, doc, query, language, &mut timings).await?;
+    let PreparedQuestion {
+        query: translated,
+        spelling,
+        gloss,
+        hinglish,
+        romanised_english,
+        expansion,
+        parts,
+        texts,
+    } = prepared;
     let query = translated.as_str();
     let multilingual = models
         .multilingual
         .as_ref()
         .filter(|_| language.indic_script() && opts.mode.dense());
-
-    let glossary = Glossary::builtin();
-    let expand = |text: &str| -> (String, glossary::Expansion) {
-        if opts.glossary {
-            let e = glossary.expand(text);
-            (e.expanded_query(text), e)
-        } else {
-            (text.to_string(), glossary::Expansion::default())
-        }
-    };
-    // A question in Hindi carries the English words for its terms too ([`gloss`]), so that
-    // the English glossary and the lexical leg can read it.
-    let gloss: Vec<String> = if language.hindi() {
-        gloss::HindiGlossary::builtin()
-            .gloss(query)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let glossed = if gloss.is_empty() {
-        query.to_string()
-    } else {
-        format!("{} ({})", query.trim_end(), gloss.join("; "))
-    };
-    // Romanised Hindi reaches MiniLM as its English words only (glossary-expanded): its Hindi
-    // terms' English and the words the text uses ("rajya sabha", "retirement age"); MiniLM
-    // reads the Hindi ones as noise (ADR 0013).
-    let romanised_english =
-        if language == crate::language::Language::RomanisedHindi && opts.mode.dense() {
-            let speller = models
-                .spelling
-                .get(pool, doc, || known_words(models))
-                .await?;
-            Some(gloss::romanised_english(query, |w| speller.in_text(w)))
-                .filter(|e| !e.is_empty())
-                .map(|e| expand(&e).0)
-        } else {
-            None
-        };
-    // The whole question first, then its parts; every text goes through both legs.
-    let (whole, expansion) = expand(&glossed);
-    let parts = if opts.split {
-        split::sub_queries(query)
-    } else {
-        Vec::new()
-    };
-    let texts: Vec<String> = std::iter::once(whole)
-        .chain(parts.iter().map(|p| expand(p).0))
-        .collect();
     // Refs the question names: pinned below, and spelled out for the lexical leg.
     let named_refs = find_refs(query);
     let expanded = texts[0].clone();
