@@ -130,38 +130,7 @@ enum Command {
     /// Drive a running server over HTTP: searches and answers over the golden questions at a
     /// fixed concurrency, optionally with Postgres stopped mid-run; exits 1 on any error
     /// outside the outage (or anything but 503 inside it).
-    Load {
-        /// The server's base URL.
-        #[arg(long, default_value = "http://127.0.0.1:8080")]
-        url: String,
-        /// Requests in flight at once.
-        #[arg(long, default_value_t = 8)]
-        concurrency: usize,
-        /// Seconds to run (default 60 unless --requests is given).
-        #[arg(long)]
-        seconds: Option<u64>,
-        /// Stop after this many requests.
-        #[arg(long)]
-        requests: Option<usize>,
-        /// The share of answers (POST /v1/ask, extractive) among the requests.
-        #[arg(long, default_value_t = 0.25)]
-        ask_share: f64,
-        /// Stop the embedded Postgres this many seconds into the run (scripts/pg.sh down)…
-        #[arg(long)]
-        outage_at: Option<u64>,
-        /// …for this many seconds.
-        #[arg(long, default_value_t = 10)]
-        outage_seconds: u64,
-        /// The server's process id, to report its resident memory before and after.
-        #[arg(long)]
-        pid: Option<u32>,
-        /// A name for this run in the report.
-        #[arg(long, default_value = "load")]
-        label: String,
-        /// Print the report as one JSON object.
-        #[arg(long)]
-        json: bool,
-    },
+    Load(LoadArgs),
     /// Train the learned second stage on questions generated from the corpus (never the golden
     /// set): writes data/train/questions.jsonl and data/second_stage.json.
     Train {
@@ -275,6 +244,41 @@ struct EvalArgs {
     /// the service does; by default they are held out, so the figures are a new question's.
     #[arg(long)]
     bank_keeps_copies: bool,
+}
+
+/// `nyaya load`'s arguments.
+#[derive(Debug, clap::Args)]
+struct LoadArgs {
+    /// The server's base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// Requests in flight at once.
+    #[arg(long, default_value_t = 8)]
+    concurrency: usize,
+    /// Seconds to run (default 60 unless --requests is given).
+    #[arg(long)]
+    seconds: Option<u64>,
+    /// Stop after this many requests.
+    #[arg(long)]
+    requests: Option<usize>,
+    /// The share of answers (POST /v1/ask, extractive) among the requests.
+    #[arg(long, default_value_t = 0.25)]
+    ask_share: f64,
+    /// Stop the embedded Postgres this many seconds into the run (scripts/pg.sh down)…
+    #[arg(long)]
+    outage_at: Option<u64>,
+    /// …for this many seconds.
+    #[arg(long, default_value_t = 10)]
+    outage_seconds: u64,
+    /// The server's process id, to report its resident memory before and after.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// A name for this run in the report.
+    #[arg(long, default_value = "load")]
+    label: String,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The cases of one run, and the paraphrase groups that belong to them.
@@ -561,6 +565,92 @@ fn print_answer(r: &nyaya::answer::AskResponse) {
     );
 }
 
+/// A provision for a terminal: heading, pages, text, cross-references and notes.
+fn print_provision(p: &nyaya::store::ProvisionView) {
+    println!("{}", p.heading);
+    println!(
+        "Pages {}–{} of the official PDF ({})",
+        p.pages.start, p.pages.end, p.edition
+    );
+    println!();
+    println!("{}", p.text);
+    let out: Vec<String> = p
+        .cross_refs
+        .outgoing
+        .iter()
+        .map(|x| match (&x.to, &x.to_part) {
+            (Some(r), _) => format!("{r}{}", x.clause.as_deref().unwrap_or("")),
+            (None, Some(part)) => format!("Part {part}"),
+            _ => x.surface.clone(),
+        })
+        .collect();
+    if !out.is_empty() {
+        println!();
+        println!("Refers to: {}", out.join(", "));
+    }
+    let mut incoming: Vec<&str> = Vec::new();
+    for x in &p.cross_refs.incoming {
+        if !incoming.contains(&x.from.as_str()) {
+            incoming.push(&x.from);
+        }
+    }
+    if !incoming.is_empty() {
+        println!("Referred to by: {}", incoming.join(", "));
+    }
+    if !p.amendments.is_empty() {
+        println!();
+        for a in &p.amendments {
+            let on = a
+                .clause
+                .as_deref()
+                .map(|c| format!(" [{c}]"))
+                .unwrap_or_default();
+            println!("  note{on}: {}", a.raw);
+        }
+    }
+}
+
+/// Search hits for a terminal: rank, provision, page and the legs that found it.
+fn print_search(r: &nyaya::search::SearchResponse) {
+    for (i, hit) in r.results.iter().enumerate() {
+        let legs: Vec<String> = hit
+            .legs
+            .iter()
+            .map(|(l, h)| format!("{l:?}#{}", h.rank))
+            .collect();
+        let how = if hit.pinned {
+            "pinned".to_string()
+        } else {
+            legs.join(" ")
+        };
+        println!(
+            "{:>2}. {} — {} (p.{}) [{how}]",
+            i + 1,
+            hit.ref_id,
+            hit.title,
+            hit.page
+        );
+    }
+    for s in &r.supporting {
+        println!("    + {} — {} ({})", s.ref_id, s.title, s.relation);
+    }
+    if !r.expansion.added.is_empty() || !r.expansion.refs.is_empty() {
+        println!(
+            "glossary: {} → {} {}",
+            r.expansion.matched.join(", "),
+            r.expansion.added.join("; "),
+            r.expansion.refs.join(" ")
+        );
+    }
+    if !r.coverage.covered {
+        println!(
+            "not covered: {}",
+            r.coverage.reason.as_deref().unwrap_or("")
+        );
+    }
+    println!("({} mode, {:.1} ms)", r.mode, r.timings_ms.total);
+}
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -599,215 +689,23 @@ fn init_tracing() {
 async fn run(cli: Cli) -> Result<ExitCode, AppError> {
     let cfg = cli.config;
     match cli.command {
-        Command::Ingest { pdf, json } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let path = pdf.unwrap_or_else(|| cfg.default_pdf.clone());
-            let outcome = ingest::ingest_file(&pool, &cfg, &path).await?;
-            let s = &outcome.summary;
-            if json {
-                println!("{}", serde_json::to_string(s).unwrap_or_default());
-            } else {
-                println!(
-                    "{} ({}): {} provisions ({} articles, {} schedules, {} appendices), {} chunks, {} amendment notes, {} cross-references; {} in {:.2} s",
-                    path.display(),
-                    s.edition,
-                    s.provisions,
-                    s.articles,
-                    s.schedules,
-                    s.appendices,
-                    s.chunks,
-                    s.amendment_notes,
-                    s.cross_refs,
-                    if s.changed { "stored" } else { "unchanged" },
-                    s.seconds
-                );
-            }
-            if !outcome.complete {
-                eprintln!(
-                    "error: the parse does not match the Contents (missing {:?}, duplicated {:?}); nothing was stored",
-                    s.missing, s.duplicates
-                );
-                return Ok(ExitCode::from(2));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Provision { reference, json } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let edition = match nyaya::store::resolve_edition(&pool, cfg.edition.as_deref()).await {
-                Err(AppError::NoCorpus) => {
-                    eprintln!("error: {reference:?} cannot be looked up: no corpus is loaded yet (run `nyaya ingest`)");
-                    return Ok(ExitCode::from(1));
-                }
-                other => other?,
-            };
-            let p = provision::lookup(&pool, edition.document_id, &reference).await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
-            } else {
-                println!("{}", p.heading);
-                println!(
-                    "Pages {}–{} of the official PDF ({})",
-                    p.pages.start, p.pages.end, p.edition
-                );
-                println!();
-                println!("{}", p.text);
-                let out: Vec<String> = p
-                    .cross_refs
-                    .outgoing
-                    .iter()
-                    .map(|x| match (&x.to, &x.to_part) {
-                        (Some(r), _) => format!("{r}{}", x.clause.as_deref().unwrap_or("")),
-                        (None, Some(part)) => format!("Part {part}"),
-                        _ => x.surface.clone(),
-                    })
-                    .collect();
-                if !out.is_empty() {
-                    println!();
-                    println!("Refers to: {}", out.join(", "));
-                }
-                let mut incoming: Vec<&str> = Vec::new();
-                for x in &p.cross_refs.incoming {
-                    if !incoming.contains(&x.from.as_str()) {
-                        incoming.push(&x.from);
-                    }
-                }
-                if !incoming.is_empty() {
-                    println!("Referred to by: {}", incoming.join(", "));
-                }
-                if !p.amendments.is_empty() {
-                    println!();
-                    for a in &p.amendments {
-                        let on = a
-                            .clause
-                            .as_deref()
-                            .map(|c| format!(" [{c}]"))
-                            .unwrap_or_default();
-                        println!("  note{on}: {}", a.raw);
-                    }
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Ingest { pdf, json } => ingest_command(&cfg, pdf, json).await,
+        Command::Provision { reference, json } => provision_command(&cfg, &reference, json).await,
         Command::Search {
             query,
             k,
             no_pin,
             knobs,
             json,
-        } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let mut opts = knobs.apply(cfg.search_options());
-            opts.k = k;
-            opts.pin = !no_pin;
-            let models = load_models(&cfg, opts.mode)?;
-            let id = uuid::Uuid::new_v4().to_string();
-            let r = nyaya::search::search(&pool, &models, &query, &opts, id).await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-            } else {
-                for (i, hit) in r.results.iter().enumerate() {
-                    let legs: Vec<String> = hit
-                        .legs
-                        .iter()
-                        .map(|(l, h)| format!("{l:?}#{}", h.rank))
-                        .collect();
-                    let how = if hit.pinned {
-                        "pinned".to_string()
-                    } else {
-                        legs.join(" ")
-                    };
-                    println!(
-                        "{:>2}. {} — {} (p.{}) [{how}]",
-                        i + 1,
-                        hit.ref_id,
-                        hit.title,
-                        hit.page
-                    );
-                }
-                for s in &r.supporting {
-                    println!("    + {} — {} ({})", s.ref_id, s.title, s.relation);
-                }
-                if !r.expansion.added.is_empty() || !r.expansion.refs.is_empty() {
-                    println!(
-                        "glossary: {} → {} {}",
-                        r.expansion.matched.join(", "),
-                        r.expansion.added.join("; "),
-                        r.expansion.refs.join(" ")
-                    );
-                }
-                if !r.coverage.covered {
-                    println!(
-                        "not covered: {}",
-                        r.coverage.reason.as_deref().unwrap_or("")
-                    );
-                }
-                println!("({} mode, {:.1} ms)", r.mode, r.timings_ms.total);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => search_command(&cfg, &query, k, no_pin, &knobs, json).await,
         Command::Ask {
             question,
             mode,
             json,
             facts,
-        } => {
-            let facts = facts
-                .iter()
-                .map(|f| parse_fact(f))
-                .collect::<Result<_, _>>()?;
-            let pool = db::connect(&cfg.database_url).await?;
-            let models = load_models(&cfg, cfg.search_mode)?;
-            nyaya::answer::preload_span_vectors(&pool, &models).await?;
-            let llm = cfg.llm_client()?;
-            let answerer = nyaya::answer::Answerer {
-                pool,
-                models,
-                llm,
-                search: cfg.search_options(),
-                default_mode: cfg.answer_mode,
-                quote_weights: cfg.quote_weights,
-            };
-            let request_id = uuid::Uuid::new_v4().to_string();
-            let span = tracing::info_span!("request", request_id = %request_id);
-            let req = nyaya::answer::AskRequest {
-                question,
-                history: Vec::new(),
-                mode,
-                facts,
-                edition: None,
-            };
-            let r = nyaya::answer::ask(&answerer, req, request_id, None)
-                .instrument(span)
-                .await?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-            } else {
-                print_answer(&r);
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Answer { request_id } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let r = nyaya::answer::audit::reconstruct(&pool, &request_id)
-                .await?
-                .ok_or(AppError::NoSuchAnswer { request_id })?;
-            println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
-            Ok(if r.all_quotes_match {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            })
-        }
-        Command::Purge { older_than_days } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let days = older_than_days.unwrap_or(cfg.audit_retention_days);
-            let p = nyaya::answer::audit::purge(&pool, days).await?;
-            println!(
-                "purged {} answers and {} llm_calls rows older than {days} days",
-                p.answers, p.llm_calls
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        } => ask_command(&cfg, question, mode, json, &facts).await,
+        Command::Answer { request_id } => answer_command(&cfg, request_id).await,
+        Command::Purge { older_than_days } => purge_command(&cfg, older_than_days).await,
         Command::Eval(args) => eval_command(&cfg, args).await,
         Command::Train {
             check,
@@ -815,54 +713,13 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             model,
             teacher,
         } => train_command(&cfg, check, &questions, &model, teacher).await,
-        Command::Calibrate { set } => {
-            let sel = set.load()?;
-            let cases = sel.cases;
-            let pool = db::connect(&cfg.database_url).await?;
-            let opts = cfg.search_options();
-            let models = load_models(&cfg, opts.mode)?;
-            let ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
-            let thresholds: Vec<f64> = (0..=70).map(|i| i as f64 / 100.0).collect();
-            let points = evaluate::sweep(&cases, &ev.pinned, &thresholds);
-            println!("| threshold | refusal accuracy | false-refusal rate | threshold alone: refusal accuracy |");
-            println!("|---:|---:|---:|---:|");
-            for p in &points {
-                println!(
-                    "| {:.2} | {:.3} | {:.3} | {:.3} |",
-                    p.threshold,
-                    p.refusal_accuracy,
-                    p.false_refusal_rate,
-                    p.threshold_only_accuracy
-                );
-            }
-            let t = evaluate::pick_threshold(&points, 0.95, 0.05);
-            println!(
-                "\npicked threshold: {t:.3} ({} split, mode {})",
-                sel.split, opts.mode
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Calibrate { set } => calibrate_command(&cfg, &set).await,
         Command::Diff {
             from,
             to,
             corpus,
             json,
-        } => {
-            let dir = corpus.unwrap_or_else(|| {
-                cfg.default_pdf
-                    .parent()
-                    .map(PathBuf::from)
-                    .unwrap_or_else(|| PathBuf::from("."))
-            });
-            let [old, new] = nyaya::editions::load_editions([&from, &to], &dir, &cfg.pdfium_lib)?;
-            let d = nyaya_ingest::diff::compare(&old, &new);
-            if json {
-                println!("{}", serde_json::to_string(&d).unwrap_or_default());
-            } else {
-                print!("{}", nyaya::editions::render_text(&d));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => diff_command(&cfg, &from, &to, corpus, json),
         Command::Eligible {
             office,
             age,
@@ -872,70 +729,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             list,
             json,
         } => eligible_command(office, age, citizen, facts, question, list, json),
-        Command::Load {
-            url,
-            concurrency,
-            seconds,
-            requests,
-            ask_share,
-            outage_at,
-            outage_seconds,
-            pid,
-            label,
-            json,
-        } => {
-            let set = GoldenArgs {
-                split: Some("all".into()),
-                golden: None,
-                paraphrases: None,
-            };
-            // Questions the text covers: a refusal is cheap and would flatter the figures.
-            let questions: Vec<String> = set
-                .load()?
-                .cases
-                .into_iter()
-                .filter(|c| !c.must_refuse)
-                .map(|c| c.question)
-                .collect();
-            let duration = match (seconds, requests) {
-                (None, None) => Some(std::time::Duration::from_secs(60)),
-                (s, _) => s.map(std::time::Duration::from_secs),
-            };
-            let plan = nyaya::load::LoadPlan {
-                url: url.trim_end_matches('/').to_string(),
-                concurrency,
-                duration,
-                requests,
-                ask_share: ask_share.clamp(0.0, 1.0),
-                questions,
-                outage: outage_at.map(|at| {
-                    (
-                        std::time::Duration::from_secs(at),
-                        std::time::Duration::from_secs(outage_seconds),
-                    )
-                }),
-            };
-            let before = pid.and_then(nyaya::load::rss_mb);
-            let started = std::time::Instant::now();
-            let samples = nyaya::load::run(&plan).await.map_err(AppError::Resource)?;
-            let report = nyaya::load::report(
-                &samples,
-                started.elapsed().as_secs_f64(),
-                plan.outage,
-                before,
-                pid.and_then(nyaya::load::rss_mb),
-            );
-            if json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
-            } else {
-                print!("{}", nyaya::load::render(&label, &report));
-            }
-            Ok(if report.ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
-        }
+        Command::Load(args) => load_command(args).await,
         Command::Bench {
             golden,
             rounds,
@@ -943,184 +737,473 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             max_words,
             slowest,
             language,
-        } => {
-            let set = GoldenArgs {
-                split: Some("all".into()),
-                golden,
-                paraphrases: None,
-            };
-            let questions: Vec<String> = set
-                .load()?
-                .cases
-                .into_iter()
-                .filter(|c| language.is_none() || c.language == language)
-                .map(|c| c.question)
-                .filter(|q| max_words.is_none_or(|m| q.split_whitespace().count() <= m))
-                .collect();
-            let pool = db::connect(&cfg.database_url).await?;
-            let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            for sources in nyaya::search::bank::Sources::ALL {
-                models.preload_question_bank(&pool, sources).await;
-            }
-            let modes = if modes.is_empty() {
-                nyaya::search::Mode::ALL.to_vec()
-            } else {
-                modes
-            };
-            let base = cfg.search_options();
-            let mut results = Vec::new();
-            for mode in modes {
-                let r = nyaya::bench::bench_mode(
-                    &pool, &models, &questions, &base, mode, rounds, slowest,
-                )
-                .await?;
-                eprintln!("{mode}: {} queries", r.queries);
-                results.push(r);
-            }
-            println!(
-                "{} questions{}{} × {rounds} rounds, sequential, one client",
-                questions.len(),
-                language
-                    .as_ref()
-                    .map(|l| format!(" in {l}"))
-                    .unwrap_or_default(),
-                max_words
-                    .map(|m| format!(" of at most {m} words"))
-                    .unwrap_or_default()
-            );
-            print!("{}", nyaya::bench::render(&results));
-            Ok(ExitCode::SUCCESS)
+        } => bench_command(&cfg, golden, rounds, modes, max_words, slowest, language).await,
+        Command::Ablate { set, out } => ablate_command(&cfg, &set, &out).await,
+        Command::Serve { addr } => serve_command(cfg, addr).await,
+    }
+}
+
+/// `nyaya ingest`: parse the PDF and store it.
+async fn ingest_command(
+    cfg: &Config,
+    pdf: Option<PathBuf>,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let path = pdf.unwrap_or_else(|| cfg.default_pdf.clone());
+    let outcome = ingest::ingest_file(&pool, cfg, &path).await?;
+    let s = &outcome.summary;
+    if json {
+        println!("{}", serde_json::to_string(s).unwrap_or_default());
+    } else {
+        println!(
+            "{} ({}): {} provisions ({} articles, {} schedules, {} appendices), {} chunks, {} amendment notes, {} cross-references; {} in {:.2} s",
+            path.display(),
+            s.edition,
+            s.provisions,
+            s.articles,
+            s.schedules,
+            s.appendices,
+            s.chunks,
+            s.amendment_notes,
+            s.cross_refs,
+            if s.changed { "stored" } else { "unchanged" },
+            s.seconds
+        );
+    }
+    if !outcome.complete {
+        eprintln!(
+            "error: the parse does not match the Contents (missing {:?}, duplicated {:?}); nothing was stored",
+            s.missing, s.duplicates
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya provision`: show one provision.
+async fn provision_command(
+    cfg: &Config,
+    reference: &str,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let edition = match nyaya::store::resolve_edition(&pool, cfg.edition.as_deref()).await {
+        Err(AppError::NoCorpus) => {
+            eprintln!("error: {reference:?} cannot be looked up: no corpus is loaded yet (run `nyaya ingest`)");
+            return Ok(ExitCode::from(1));
         }
-        Command::Ablate { set, out } => {
-            // Dev and test unless a split is asked for.
-            let names: Vec<String> = match &set.split {
-                Some(s) => vec![s.clone()],
-                None => vec!["dev".into(), "test".into()],
-            };
-            let selections = names
-                .iter()
-                .map(|n| {
-                    GoldenArgs {
-                        split: Some(n.clone()),
-                        golden: set.golden.clone(),
-                        paraphrases: set.paraphrases.clone(),
-                    }
-                    .load()
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let splits: Vec<ablate::SplitCases> = selections
-                .iter()
-                .map(|sel| ablate::SplitCases {
-                    name: sel.split.clone(),
-                    cases: sel.cases.clone(),
-                    paraphrases: sel.paraphrase_groups(),
-                })
-                .collect();
-            let pool = db::connect(&cfg.database_url).await?;
-            let models = load_models(&cfg, nyaya::search::Mode::Hybrid)?;
-            let text = ablate::run(&pool, &models, &cfg, &splits).await?;
-            std::fs::write(&out, &text)
-                .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
-            print!("{text}");
-            eprintln!("wrote {}", out.display());
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Serve { addr } => {
-            let pool = db::connect(&cfg.database_url).await?;
-            let models = nyaya::search::Models {
-                embedder: load_embedder(&cfg),
-                cross_encoder: load_cross_encoder(&cfg),
-                multilingual: load_multilingual(&cfg),
-                ..Default::default()
-            };
-            // Replicas started together on an empty database: the first to take the lock
-            // ingests, the others wait for it and find the corpus there.
-            let lock = StartupLock::acquire(&pool, StartupLock::CORPUS).await?;
-            if nyaya::store::editions(&pool).await?.is_empty() {
-                tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
-                let outcome = ingest::ingest_corpus(&pool, &cfg, &cfg.default_pdf).await?;
-                if !outcome.complete {
-                    return Err(AppError::Incomplete {
-                        missing: outcome.summary.missing,
-                        duplicates: outcome.summary.duplicates,
-                    });
-                }
+        other => other?,
+    };
+    let p = provision::lookup(&pool, edition.document_id, reference).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
+    } else {
+        print_provision(&p);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya search`: the ranked provisions for a query.
+async fn search_command(
+    cfg: &Config,
+    query: &str,
+    k: usize,
+    no_pin: bool,
+    knobs: &Knobs,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let mut opts = knobs.apply(cfg.search_options());
+    opts.k = k;
+    opts.pin = !no_pin;
+    let models = load_models(cfg, opts.mode)?;
+    let id = uuid::Uuid::new_v4().to_string();
+    let r = nyaya::search::search(&pool, &models, query, &opts, id).await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+    } else {
+        print_search(&r);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya ask`: answer a question in the Constitution's own words.
+async fn ask_command(
+    cfg: &Config,
+    question: String,
+    mode: Option<nyaya::answer::AnswerMode>,
+    json: bool,
+    facts: &[String],
+) -> Result<ExitCode, AppError> {
+    let facts = facts
+        .iter()
+        .map(|f| parse_fact(f))
+        .collect::<Result<_, _>>()?;
+    let pool = db::connect(&cfg.database_url).await?;
+    let models = load_models(cfg, cfg.search_mode)?;
+    nyaya::answer::preload_span_vectors(&pool, &models).await?;
+    let llm = cfg.llm_client()?;
+    let answerer = nyaya::answer::Answerer {
+        pool,
+        models,
+        llm,
+        search: cfg.search_options(),
+        default_mode: cfg.answer_mode,
+        quote_weights: cfg.quote_weights,
+    };
+    let request_id = uuid::Uuid::new_v4().to_string();
+    let span = tracing::info_span!("request", request_id = %request_id);
+    let req = nyaya::answer::AskRequest {
+        question,
+        history: Vec::new(),
+        mode,
+        facts,
+        edition: None,
+    };
+    let r = nyaya::answer::ask(&answerer, req, request_id, None)
+        .instrument(span)
+        .await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+    } else {
+        print_answer(&r);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya answer`: rebuild a stored answer and check its quotes.
+async fn answer_command(cfg: &Config, request_id: String) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let r = nyaya::answer::audit::reconstruct(&pool, &request_id)
+        .await?
+        .ok_or(AppError::NoSuchAnswer { request_id })?;
+    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+    Ok(if r.all_quotes_match {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// `nyaya purge`: delete audit rows older than the retention.
+async fn purge_command(cfg: &Config, older_than_days: Option<u32>) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let days = older_than_days.unwrap_or(cfg.audit_retention_days);
+    let p = nyaya::answer::audit::purge(&pool, days).await?;
+    println!(
+        "purged {} answers and {} llm_calls rows older than {days} days",
+        p.answers, p.llm_calls
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya calibrate`: the refusal curve over the "not covered" threshold.
+async fn calibrate_command(cfg: &Config, set: &GoldenArgs) -> Result<ExitCode, AppError> {
+    let sel = set.load()?;
+    let cases = sel.cases;
+    let pool = db::connect(&cfg.database_url).await?;
+    let opts = cfg.search_options();
+    let models = load_models(cfg, opts.mode)?;
+    let ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
+    let thresholds: Vec<f64> = (0..=70).map(|i| i as f64 / 100.0).collect();
+    let points = evaluate::sweep(&cases, &ev.pinned, &thresholds);
+    println!(
+        "| threshold | refusal accuracy | false-refusal rate | threshold alone: refusal accuracy |"
+    );
+    println!("|---:|---:|---:|---:|");
+    for p in &points {
+        println!(
+            "| {:.2} | {:.3} | {:.3} | {:.3} |",
+            p.threshold, p.refusal_accuracy, p.false_refusal_rate, p.threshold_only_accuracy
+        );
+    }
+    let t = evaluate::pick_threshold(&points, 0.95, 0.05);
+    println!(
+        "\npicked threshold: {t:.3} ({} split, mode {})",
+        sel.split, opts.mode
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya diff`: what changed between two editions.
+fn diff_command(
+    cfg: &Config,
+    from: &str,
+    to: &str,
+    corpus: Option<PathBuf>,
+    json: bool,
+) -> Result<ExitCode, AppError> {
+    let dir = corpus.unwrap_or_else(|| {
+        cfg.default_pdf
+            .parent()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."))
+    });
+    let [old, new] = nyaya::editions::load_editions([from, to], &dir, &cfg.pdfium_lib)?;
+    let d = nyaya_ingest::diff::compare(&old, &new);
+    if json {
+        println!("{}", serde_json::to_string(&d).unwrap_or_default());
+    } else {
+        print!("{}", nyaya::editions::render_text(&d));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya load`: drive a running server over HTTP and report.
+async fn load_command(args: LoadArgs) -> Result<ExitCode, AppError> {
+    let LoadArgs {
+        url,
+        concurrency,
+        seconds,
+        requests,
+        ask_share,
+        outage_at,
+        outage_seconds,
+        pid,
+        label,
+        json,
+    } = args;
+    let set = GoldenArgs {
+        split: Some("all".into()),
+        golden: None,
+        paraphrases: None,
+    };
+    // Questions the text covers: a refusal is cheap and would flatter the figures.
+    let questions: Vec<String> = set
+        .load()?
+        .cases
+        .into_iter()
+        .filter(|c| !c.must_refuse)
+        .map(|c| c.question)
+        .collect();
+    let duration = match (seconds, requests) {
+        (None, None) => Some(std::time::Duration::from_secs(60)),
+        (s, _) => s.map(std::time::Duration::from_secs),
+    };
+    let plan = nyaya::load::LoadPlan {
+        url: url.trim_end_matches('/').to_string(),
+        concurrency,
+        duration,
+        requests,
+        ask_share: ask_share.clamp(0.0, 1.0),
+        questions,
+        outage: outage_at.map(|at| {
+            (
+                std::time::Duration::from_secs(at),
+                std::time::Duration::from_secs(outage_seconds),
+            )
+        }),
+    };
+    let before = pid.and_then(nyaya::load::rss_mb);
+    let started = std::time::Instant::now();
+    let samples = nyaya::load::run(&plan).await.map_err(AppError::Resource)?;
+    let report = nyaya::load::report(
+        &samples,
+        started.elapsed().as_secs_f64(),
+        plan.outage,
+        before,
+        pid.and_then(nyaya::load::rss_mb),
+    );
+    if json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{}", nyaya::load::render(&label, &report));
+    }
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `nyaya bench`: search latency per mode over the golden questions.
+async fn bench_command(
+    cfg: &Config,
+    golden: Option<PathBuf>,
+    rounds: usize,
+    modes: Vec<nyaya::search::Mode>,
+    max_words: Option<usize>,
+    slowest: usize,
+    language: Option<String>,
+) -> Result<ExitCode, AppError> {
+    let set = GoldenArgs {
+        split: Some("all".into()),
+        golden,
+        paraphrases: None,
+    };
+    let questions: Vec<String> = set
+        .load()?
+        .cases
+        .into_iter()
+        .filter(|c| language.is_none() || c.language == language)
+        .map(|c| c.question)
+        .filter(|q| max_words.is_none_or(|m| q.split_whitespace().count() <= m))
+        .collect();
+    let pool = db::connect(&cfg.database_url).await?;
+    let models = load_models(cfg, nyaya::search::Mode::Hybrid)?;
+    for sources in nyaya::search::bank::Sources::ALL {
+        models.preload_question_bank(&pool, sources).await;
+    }
+    let modes = if modes.is_empty() {
+        nyaya::search::Mode::ALL.to_vec()
+    } else {
+        modes
+    };
+    let base = cfg.search_options();
+    let mut results = Vec::new();
+    for mode in modes {
+        let r = nyaya::bench::bench_mode(&pool, &models, &questions, &base, mode, rounds, slowest)
+            .await?;
+        eprintln!("{mode}: {} queries", r.queries);
+        results.push(r);
+    }
+    println!(
+        "{} questions{}{} × {rounds} rounds, sequential, one client",
+        questions.len(),
+        language
+            .as_ref()
+            .map(|l| format!(" in {l}"))
+            .unwrap_or_default(),
+        max_words
+            .map(|m| format!(" of at most {m} words"))
+            .unwrap_or_default()
+    );
+    print!("{}", nyaya::bench::render(&results));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya ablate`: every mode and switch over a split, written as the ablation ADR.
+async fn ablate_command(
+    cfg: &Config,
+    set: &GoldenArgs,
+    out: &std::path::Path,
+) -> Result<ExitCode, AppError> {
+    // Dev and test unless a split is asked for.
+    let names: Vec<String> = match &set.split {
+        Some(s) => vec![s.clone()],
+        None => vec!["dev".into(), "test".into()],
+    };
+    let selections = names
+        .iter()
+        .map(|n| {
+            GoldenArgs {
+                split: Some(n.clone()),
+                golden: set.golden.clone(),
+                paraphrases: set.paraphrases.clone(),
             }
-            lock.release().await?;
-            let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
-            tracing::info!(spans, "clause-span vectors loaded");
-            // In the background, in order: the English question bank (a search that needs it
-            // first waits for it), the other editions of the corpus folder, then the clause
-            // spans of every stored edition, then their chunks for the multilingual leg, then
-            // the cross-lingual bank (53 s where not stored: only a question the multilingual
-            // leg takes reads it, and one that comes first waits for it).
-            {
-                let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
-                tokio::spawn(async move {
-                    models
-                        .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
-                        .await;
-                    if cfg.other_editions {
-                        ingest::edition_pass(pool.clone(), cfg.clone()).await;
-                    }
-                    if models.embedder.is_some() && !cfg.no_embed {
-                        ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
-                    }
-                    if models.multilingual.is_some() && !cfg.no_embed {
-                        ingest::multilingual_pass(pool.clone(), cfg).await;
-                        models
-                            .preload_question_bank(
-                                &pool,
-                                nyaya::search::bank::Sources::CrossLingual,
-                            )
-                            .await;
-                    }
-                });
-            }
-            let llm = cfg.llm_client()?;
-            if let Some(l) = &llm {
-                tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
-            }
-            // Retention: purge at start, then daily.
-            let purge_pool = pool.clone();
-            let days = cfg.audit_retention_days;
-            tokio::spawn(async move {
-                let mut every = tokio::time::interval(std::time::Duration::from_secs(24 * 3600));
-                loop {
-                    every.tick().await;
-                    match nyaya::answer::audit::purge(&purge_pool, days).await {
-                        Ok(p) => tracing::info!(
-                            answers = p.answers,
-                            llm_calls = p.llm_calls,
-                            days,
-                            "audit purge"
-                        ),
-                        Err(e) => tracing::warn!(error = %e, "audit purge failed"),
-                    }
-                }
+            .load()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let splits: Vec<ablate::SplitCases> = selections
+        .iter()
+        .map(|sel| ablate::SplitCases {
+            name: sel.split.clone(),
+            cases: sel.cases.clone(),
+            paraphrases: sel.paraphrase_groups(),
+        })
+        .collect();
+    let pool = db::connect(&cfg.database_url).await?;
+    let models = load_models(cfg, nyaya::search::Mode::Hybrid)?;
+    let text = ablate::run(&pool, &models, cfg, &splits).await?;
+    std::fs::write(out, &text)
+        .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
+    print!("{text}");
+    eprintln!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya serve`: the HTTP API, ingesting the default PDF first on an empty database.
+async fn serve_command(cfg: Config, addr: SocketAddr) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let models = nyaya::search::Models {
+        embedder: load_embedder(&cfg),
+        cross_encoder: load_cross_encoder(&cfg),
+        multilingual: load_multilingual(&cfg),
+        ..Default::default()
+    };
+    // Replicas started together on an empty database: the first to take the lock
+    // ingests, the others wait for it and find the corpus there.
+    let lock = StartupLock::acquire(&pool, StartupLock::CORPUS).await?;
+    if nyaya::store::editions(&pool).await?.is_empty() {
+        tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
+        let outcome = ingest::ingest_corpus(&pool, &cfg, &cfg.default_pdf).await?;
+        if !outcome.complete {
+            return Err(AppError::Incomplete {
+                missing: outcome.summary.missing,
+                duplicates: outcome.summary.duplicates,
             });
-            let state = http::AppState {
-                pool,
-                models,
-                config: Arc::new(cfg),
-                llm,
-            };
-            let listener = tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| AppError::Resource(format!("cannot listen on {addr}: {e}")))?;
-            tracing::info!(%addr, "serving");
-            // The peer address keys the per-client rate limit.
-            let app =
-                http::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = tokio::signal::ctrl_c().await;
-                })
-                .await
-                .map_err(|e| AppError::Resource(e.to_string()))?;
-            Ok(ExitCode::SUCCESS)
         }
     }
+    lock.release().await?;
+    let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
+    tracing::info!(spans, "clause-span vectors loaded");
+    // In the background, in order: the English question bank (a search that needs it
+    // first waits for it), the other editions of the corpus folder, then the clause
+    // spans of every stored edition, then their chunks for the multilingual leg, then
+    // the cross-lingual bank (53 s where not stored: only a question the multilingual
+    // leg takes reads it, and one that comes first waits for it).
+    {
+        let (pool, cfg, models) = (pool.clone(), cfg.clone(), models.clone());
+        tokio::spawn(async move {
+            models
+                .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
+                .await;
+            if cfg.other_editions {
+                ingest::edition_pass(pool.clone(), cfg.clone()).await;
+            }
+            if models.embedder.is_some() && !cfg.no_embed {
+                ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
+            }
+            if models.multilingual.is_some() && !cfg.no_embed {
+                ingest::multilingual_pass(pool.clone(), cfg).await;
+                models
+                    .preload_question_bank(&pool, nyaya::search::bank::Sources::CrossLingual)
+                    .await;
+            }
+        });
+    }
+    let llm = cfg.llm_client()?;
+    if let Some(l) = &llm {
+        tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
+    }
+    // Retention: purge at start, then daily.
+    let purge_pool = pool.clone();
+    let days = cfg.audit_retention_days;
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(24 * 3600));
+        loop {
+            every.tick().await;
+            match nyaya::answer::audit::purge(&purge_pool, days).await {
+                Ok(p) => tracing::info!(
+                    answers = p.answers,
+                    llm_calls = p.llm_calls,
+                    days,
+                    "audit purge"
+                ),
+                Err(e) => tracing::warn!(error = %e, "audit purge failed"),
+            }
+        }
+    });
+    let state = http::AppState {
+        pool,
+        models,
+        config: Arc::new(cfg),
+        llm,
+    };
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| AppError::Resource(format!("cannot listen on {addr}: {e}")))?;
+    tracing::info!(%addr, "serving");
+    // The peer address keys the per-client rate limit.
+    let app = http::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| AppError::Resource(e.to_string()))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--fact id=value`: yes/no or a number.
