@@ -717,7 +717,6 @@ pub async fn search_with_hint(
     let doc = edition.document_id;
     let language = crate::language::detect(query);
     let typed = query;
-    let prepared = prepare_question(pool, models, opts, doc, query, language, &mut timings).await?;
     let PreparedQuestion {
         query: translated,
         spelling,
@@ -727,7 +726,7 @@ pub async fn search_with_hint(
         expansion,
         parts,
         texts,
-    } = prepared;
+    } = prepare_question(pool, models, opts, doc, query, language, &mut timings).await?;
     let query = translated.as_str();
     let multilingual = models
         .multilingual
