@@ -12,6 +12,11 @@
 //! "appoints"), lower-cased, with the function words of `data/support.toml` left out. Only
 //! letters count: a number alone ("at 30") is not a subject. Pure; the caller decides which
 //! questions it applies to (not a question that names a provision: that is a lookup).
+//!
+//! Why not [`super::extract::terms`], the quote step's words: it also drops "constitution",
+//! "india" and "say" (`router::TOPICLESS`), which for this check are real evidence. Read
+//! without them, two answered golden dev questions and one written one had nothing left to
+//! share and would have been refused (ADR 0005, stop 39).
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
