@@ -22,6 +22,8 @@ pub struct CaseRun {
     pub refused: bool,
     /// The best-chunk cosine (for the refusal sweep).
     pub confidence: Option<f64>,
+    /// The question bank's scope margin ([`crate::search::Coverage::bank_margin`]).
+    pub bank_margin: Option<f64>,
     /// Refused by the out-of-scope rules (so no threshold can un-refuse it).
     pub ruled_out: bool,
     pub pinned_hit: bool,
@@ -53,6 +55,7 @@ async fn run_cases(
             candidates: r.candidates.clone(),
             refused: !r.coverage.covered,
             confidence: r.coverage.confidence,
+            bank_margin: r.coverage.bank_margin,
             ruled_out: r.coverage.out_of_scope.is_some(),
             pinned_hit: r.results.iter().any(|h| h.pinned),
             latency_ms: r.timings_ms.total,
@@ -271,6 +274,7 @@ pub fn dump_lines(
                     "ranking": r.ranking.iter().take(10).collect::<Vec<_>>(),
                     "refused": r.refused,
                     "confidence": r.confidence,
+                    "bank_margin": r.bank_margin,
                 })
             })
         };

@@ -881,14 +881,20 @@ pub async fn search_with_hint(
         _ => fused,
     };
     // The bank holds single questions in English, which is also what the ranker it moves was
-    // fitted on; romanised Hindi reaches MiniLM as its glossed English words only.
+    // fitted on. Romanised Hindi reaches MiniLM as its glossed English words, and those meet
+    // the bank's English questions too: with the bank, romanised Hindi questions written from
+    // the text (`eval/written/hi_fresh.jsonl`) led with the governing provision 0.519 → 0.594
+    // of the time, and the dev paraphrases' romanised wordings 0.489 → 0.567 (ADR 0013, stop 40).
     let question_bank = match &models.embedder {
         Some(e)
             if opts.bank_weight > 0.0
                 && opts.mode.rerank()
                 && opts.second_stage == SecondStage::Learned
                 && parts.is_empty()
-                && language == crate::language::Language::English
+                && matches!(
+                    language,
+                    crate::language::Language::English | crate::language::Language::RomanisedHindi
+                )
                 && rerank_vector.is_some() =>
         {
             models
@@ -1156,7 +1162,11 @@ async fn second_stage(
                         // bar reads the moved gaps (ADR 0008, stop 32: reporting the ranker's
                         // own scores instead lost test precision 0.835 → 0.788).
                         if let Some(bank) = question_bank {
-                            let closeness = bank.closeness(vector, opts.bank_holdout);
+                            let closeness = bank.closeness(
+                                vector,
+                                opts.bank_holdout,
+                                crate::tier::named_in(query),
+                            );
                             let near: Vec<Option<f64>> = order
                                 .iter()
                                 .map(|(_, id, _)| closeness.get(id.as_str()).copied())
