@@ -296,7 +296,7 @@ mod tests {
         let v = e5
             .embed_query("उच्च न्यायालय के न्यायाधीश की नियुक्ति कौन करता है?")
             .unwrap();
-        let near = qb.closeness_of(&v, None, bank::CROSS_LINGUAL_NEIGHBOURS);
+        let near = qb.closeness_of(&v, None, bank::CROSS_LINGUAL_NEIGHBOURS, Default::default());
         assert!(near["217"] > near["124"], "{near:?}");
         assert!(near["124"] > near["156"], "{near:?}");
         // Fused with the Supreme Court's Article first, the High Court's comes up.

@@ -297,15 +297,21 @@ impl QuestionBank {
     }
 
     /// The mean cosine of each provision's `n` closest bank questions (fewer when it has
-    /// fewer), leaving out those at least `holdout` close.
+    /// fewer), leaving out those at least `holdout` close and those about another tier of
+    /// government than the question `named` (as [`Self::closeness`] does; for a question in
+    /// Hindi, the tiers its glossed English words name).
     pub fn closeness_of(
         &self,
         query: &[f32],
         holdout: Option<f64>,
         n: usize,
+        named: Tiers,
     ) -> HashMap<&str, f64> {
         let mut best: HashMap<&str, Vec<f64>> = HashMap::new();
-        for (r, v) in self.refs.iter().zip(&self.vectors) {
+        for ((r, v), t) in self.refs.iter().zip(&self.vectors).zip(&self.tiers) {
+            if tier::excludes(named, *t) {
+                continue;
+            }
             let cos = cosine(v, query);
             if holdout.is_some_and(|h| cos >= h) {
                 continue;
@@ -630,7 +636,7 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert!((c["21"] - 0.8).abs() < 1e-6);
         // Two neighbours: 21 averages its 0.8 and 0.0; 32 has only its one.
-        let c = bank.closeness_of(&[0.0, 1.0], None, 2);
+        let c = bank.closeness_of(&[0.0, 1.0], None, 2, Tiers::default());
         assert!((c["21"] - 0.4).abs() < 1e-6);
         assert!((c["32"] - 1.0).abs() < 1e-6);
     }
@@ -662,6 +668,9 @@ mod tests {
         assert!(!c.contains_key("156"), "{c:?}");
         assert!((c["56"] - 0.6).abs() < 1e-6);
         assert!((c["83"] - 0.8).abs() < 1e-6);
+        // The cross-lingual closeness leaves them out the same way.
+        let c = bank.closeness_of(&query, None, 2, tier::named_in("President's term"));
+        assert!(!c.contains_key("156") && c.contains_key("56"), "{c:?}");
     }
 
     #[test]

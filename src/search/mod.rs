@@ -874,7 +874,10 @@ pub async fn search_with_hint(
                 && opts.second_stage != SecondStage::None =>
         {
             let t = Instant::now();
-            let moved = cross_lingual_order(pool, models, m, v, opts, fused).await;
+            // The tiers the question names, read from its glossed English words: the bank's
+            // questions about another tier are no evidence (ADR 0013, stop 40).
+            let named = crate::tier::named_in(&gloss.join(" "));
+            let moved = cross_lingual_order(pool, models, m, v, opts, named, fused).await;
             timings.rerank = ms(t);
             moved
         }
@@ -1232,6 +1235,7 @@ async fn cross_lingual_order(
     multilingual: &Arc<dyn Embedder>,
     question: &[f32],
     opts: &SearchOptions,
+    named: crate::tier::Tiers,
     fused: Vec<fusion::Fused>,
 ) -> Vec<fusion::Fused> {
     let Some(bank) = models
@@ -1244,7 +1248,7 @@ async fn cross_lingual_order(
     let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
     bank::reorder_head(
         fused,
-        &bank.closeness_of(question, holdout, bank::CROSS_LINGUAL_NEIGHBOURS),
+        &bank.closeness_of(question, holdout, bank::CROSS_LINGUAL_NEIGHBOURS, named),
         opts.rerank_depth,
         opts.multilingual_bank_weight,
     )
