@@ -430,8 +430,8 @@ async fn the_question_bank_is_stored_once_and_loaded_after(pool: PgPool) {
         .embed_query("Who appoints the Governor of a State?")
         .unwrap();
     let (a, b) = (
-        first.closeness(&query, None, nyaya::tier::Tiers::default()),
-        second.closeness(&query, None, nyaya::tier::Tiers::default()),
+        first.closeness(&query, None),
+        second.closeness(&query, None),
     );
     assert_eq!(a.len(), b.len());
     for (id, cos) in &a {

@@ -1165,11 +1165,7 @@ async fn second_stage(
                         // bar reads the moved gaps (ADR 0008, stop 32: reporting the ranker's
                         // own scores instead lost test precision 0.835 → 0.788).
                         if let Some(bank) = question_bank {
-                            let closeness = bank.closeness(
-                                vector,
-                                opts.bank_holdout,
-                                crate::tier::named_in(query),
-                            );
+                            let closeness = bank.closeness(vector, opts.bank_holdout);
                             let near: Vec<Option<f64>> = order
                                 .iter()
                                 .map(|(_, id, _)| closeness.get(id.as_str()).copied())
