@@ -257,7 +257,8 @@ pub async fn paraphrase_firsts_answers(
     Ok(first)
 }
 
-/// One JSON line per case: the question, its refs, the pinned and unpinned top 10 and, when
+/// One JSON line per case: the question, its refs, the pinned and unpinned top 10 (with the
+/// best chunk's cosine and the question bank's scope margin, for replaying refusals) and, when
 /// the answers ran, the route and what the answer cited (in order) — the raw material of
 /// FAILURES.md and of any analysis the scorecard does not make.
 pub fn dump_lines(
