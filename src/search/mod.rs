@@ -12,6 +12,7 @@ pub mod glossary;
 pub mod legs;
 pub mod ltr;
 pub mod rerank;
+mod results;
 pub mod spell;
 pub mod split;
 
@@ -22,11 +23,12 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 
-use nyaya_ingest::refid::find_refs;
+use nyaya_ingest::refid::{find_refs, UserRef};
 use nyaya_ingest::RefId;
 
 use crate::embed::Embedder;
 use crate::error::{AppError, AppResult};
+use crate::language::Language;
 use fusion::{rrf, Leg, LegHit, LegWeights};
 use glossary::Glossary;
 use rerank::{CrossEncoder, SecondStage, Weights};
@@ -747,27 +749,7 @@ pub async fn search_with_hint(
         dense_hint,
     };
     let dense_leg = dense_leg(pool, models, opts, doc, dense_query);
-    let lexical_leg = async {
-        if !opts.mode.lexical() {
-            return Ok((Vec::new(), 0.0));
-        }
-        let t = Instant::now();
-        // Refs the question names, in the text's own spelling ("article three hundred and
-        // sixty-eight" → "Article 368", "Art. 21-A" → "Article 21A"), so the heading matches
-        // even when nothing is pinned.
-        let mut lexical_texts = texts.clone();
-        let labels: Vec<String> = named_refs.iter().map(|(r, _)| r.id.label()).collect();
-        if !labels.is_empty() {
-            lexical_texts[0] = format!("{} {}", lexical_texts[0], labels.join(" "));
-        }
-        let lists = futures::future::try_join_all(
-            lexical_texts
-                .iter()
-                .map(|text| legs::lexical(pool, doc, text, opts.depth, opts.lexical_ranking)),
-        )
-        .await?;
-        AppResult::Ok((lists, ms(t)))
-    };
+    let lexical_leg = lexical_leg(pool, opts, doc, &texts, &named_refs);
     // The rescorer's per-query facts (lexemes, the corpus key) come alongside the legs, so
     // the second stage needs no round trip of its own.
     let facts = async {
@@ -805,65 +787,16 @@ pub async fn search_with_hint(
     // The closeness that coverage judges is the question's own, never the hint's.
     let question_dense_lists =
         dense_lists.len() - usize::from(dense_hint.is_some() && !dense_lists.is_empty());
-    let mut legs_out: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
-    legs_out.extend(dense_lists.into_iter().map(|l| (Leg::Dense, l)));
-    legs_out.extend(lexical_lists.into_iter().map(|l| (Leg::Lexical, l)));
-    if !expansion.refs.is_empty() {
-        let hits: Vec<(RefId, f32)> = expansion
-            .refs
-            .iter()
-            .filter_map(|r| r.parse().ok().map(|id| (id, 1.0)))
-            .collect();
-        legs_out.push((Leg::Glossary, hits));
-    }
-    let context: Vec<(RefId, f32)> = opts
-        .context_refs
-        .iter()
-        .filter_map(|r| r.parse().ok().map(|id| (id, 1.0)))
-        .collect();
-    if !context.is_empty() {
-        legs_out.push((Leg::Context, context));
-    }
+    let legs_out = fusion_lists(dense_lists, lexical_lists, &expansion, &opts.context_refs);
     let t = Instant::now();
     let fused = rrf(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
 
-    // Pinned refs: named in the question and present in the corpus, in the order named.
-    let mut pinned: Vec<(RefId, Option<String>)> = Vec::new();
-    if opts.pin {
-        for (r, _) in &named_refs {
-            if !pinned.iter().any(|(id, _)| *id == r.id) {
-                pinned.push((r.id.clone(), r.clause.clone()));
-            }
-        }
-    }
-    // A question that only names institutions or Lists ("Lok Sabha vs Rajya Sabha") pins
-    // their governing provisions, after any ref it names.
-    if opts.pin && opts.name_pins && opts.glossary && expansion.names_only {
-        for r in &expansion.refs {
-            if let Ok(id) = r.parse::<RefId>() {
-                if !pinned.iter().any(|(p, _)| *p == id) {
-                    pinned.push((id, None));
-                }
-            }
-        }
-    }
-    let pinned_ids: Vec<String> = pinned.iter().map(|(id, _)| id.to_string()).collect();
-    // The second stage only permutes the first `rerank_depth` fused hits, so every provision a
-    // result can come from is known before it runs: their text and their cross-references are
-    // fetched concurrently with it.
-    let prefetch: Vec<String> = pinned_ids
-        .iter()
-        .cloned()
-        .chain(
-            fused
-                .iter()
-                .map(|f| f.ref_id.to_string())
-                .filter(|id| !pinned_ids.contains(id))
-                .take(opts.k.max(opts.rerank_depth)),
-        )
-        .collect();
+    let named: Vec<UserRef> = named_refs.into_iter().map(|(r, _)| r).collect();
+    let pinned = results::pins(&named, &expansion, opts);
+    // Their text and cross-references are fetched concurrently with the second stage.
+    let prefetch = results::prefetch(&pinned, &fused, opts.k.max(opts.rerank_depth));
     // A question in an Indian script has no learned stage (its features are the English
     // model's); the cross-lingual bank moves its fused head instead.
     let fused = match (&models.multilingual, query_vector.as_deref()) {
@@ -883,30 +816,8 @@ pub async fn search_with_hint(
         }
         _ => fused,
     };
-    // The bank holds single questions in English, which is also what the ranker it moves was
-    // fitted on. Romanised Hindi reaches MiniLM as its glossed English words, and those meet
-    // the bank's English questions too: with the bank, romanised Hindi questions written from
-    // the text (`eval/written/hi_fresh.jsonl`) led with the governing provision 0.519 → 0.594
-    // of the time, and the dev paraphrases' romanised wordings 0.489 → 0.567 (ADR 0013, stop 40).
-    let question_bank = match &models.embedder {
-        Some(e)
-            if opts.bank_weight > 0.0
-                && opts.mode.rerank()
-                && opts.second_stage == SecondStage::Learned
-                && parts.is_empty()
-                && matches!(
-                    language,
-                    crate::language::Language::English | crate::language::Language::RomanisedHindi
-                )
-                && rerank_vector.is_some() =>
-        {
-            models
-                .question_bank
-                .get(pool, e, bank::Sources::English)
-                .await
-        }
-        _ => None,
-    };
+    let question_bank =
+        english_question_bank(pool, models, opts, language, &parts, rerank_vector).await;
     let ((fused, head_rows), info, edges) = tokio::try_join!(
         second_stage(
             pool,
@@ -922,96 +833,32 @@ pub async fn search_with_hint(
             fused,
             &mut timings
         ),
-        provision_info(pool, doc, &prefetch),
+        results::provision_info(pool, doc, &prefetch),
         async {
             if opts.hop {
-                hop_edges(pool, doc, &prefetch).await
+                results::hop_edges(pool, doc, &prefetch).await
             } else {
                 Ok(Vec::new())
             }
         }
     )?;
-    // Up to k fused hits besides the pinned ones; `truncate` below keeps k in all.
-    let wanted: Vec<String> = fused
-        .iter()
-        .filter(|f| !pinned_ids.contains(&f.ref_id.to_string()))
-        .take(opts.k)
-        .map(|f| f.ref_id.to_string())
-        .collect();
-    let mut results: Vec<SearchHit> = Vec::new();
-    for (id, clause) in &pinned {
-        let Some(p) = info.get(id.as_str()) else {
-            continue;
-        };
-        let snippet = clause
-            .as_deref()
-            .and_then(|c| clause_text(p, c))
-            .unwrap_or_else(|| snippet_of(&p.text));
-        results.push(SearchHit {
-            ref_id: id.to_string(),
-            title: p.title.clone(),
-            score: 1.0,
-            pinned: true,
-            legs: BTreeMap::new(),
-            clause: clause.clone(),
-            snippet,
-            page: p.page_start,
-        });
-    }
-    for f in fused
-        .iter()
-        .filter(|f| wanted.contains(&f.ref_id.to_string()))
-    {
-        let Some(p) = info.get(f.ref_id.as_str()) else {
-            continue;
-        };
-        results.push(SearchHit {
-            ref_id: f.ref_id.to_string(),
-            title: p.title.clone(),
-            score: f.score,
-            pinned: false,
-            legs: f.legs.clone(),
-            clause: None,
-            snippet: snippet_of(&p.text),
-            page: p.page_start,
-        });
-    }
-    results.truncate(opts.k);
-    let supporting = supporting_from(&edges, &results);
+    let results = results::hits(&pinned, &fused, &info, opts.k);
+    let supporting = results::supporting_from(&edges, &results);
 
-    // The closest any chunk came to the question or one of its parts.
-    let confidence = opts.mode.dense().then(|| {
-        legs_out
-            .iter()
-            .filter(|(l, _)| *l == Leg::Dense)
-            .take(question_dense_lists)
-            .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
-            .chain(coverage_floor)
-            .fold(0.0, f64::max)
-    });
-    let threshold = opts.refusal_threshold_for(multilingual);
-    // The bank's scope vote reads the question's own vector. English only: MiniLM reads
-    // romanised Hindi as noise, and such a question's closest bank questions are whatever else
-    // is romanised Hindi, answerable or not (ADR 0005, stop 34). The question as typed,
-    // embedded apart from its glossary words, voted the same on every dev set and cost 2 ms
-    // more at p50.
-    let scope_vector =
-        rerank_vector.filter(|_| opts.scope_bank && language == crate::language::Language::English);
-    let scope_vote = match (scope_vector, &models.embedder) {
-        (Some(v), Some(e)) => models
-            .question_bank
-            .get(pool, e, bank::Sources::English)
-            .await
-            .and_then(|b| b.scope_vote(v, opts.bank_holdout)),
-        _ => None,
-    };
-    let coverage = coverage(
+    let coverage = judge_coverage(
+        pool,
+        models,
+        opts,
         typed,
-        results.iter().any(|r| r.pinned),
-        confidence,
-        threshold,
-        scope_vote,
-    );
+        language,
+        &results,
+        &legs_out,
+        question_dense_lists,
+        coverage_floor,
+        multilingual,
+        rerank_vector,
+    )
+    .await;
     timings.total = ms(started);
     Ok(SearchResponse {
         request_id,
@@ -1029,6 +876,140 @@ pub async fn search_with_hint(
         candidates,
         head_rows,
     })
+}
+
+/// The lexical leg: one full-text query per text, concurrently on the pool. Refs the
+/// question names are added in the text's own spelling ("article three hundred and
+/// sixty-eight" → "Article 368", "Art. 21-A" → "Article 21A"), so the heading matches even
+/// when nothing is pinned. Returns the lists and the leg's time.
+async fn lexical_leg(
+    pool: &PgPool,
+    opts: &SearchOptions,
+    doc: i64,
+    texts: &[String],
+    named_refs: &[(UserRef, std::ops::Range<usize>)],
+) -> AppResult<(Vec<Vec<(RefId, f32)>>, f64)> {
+    if !opts.mode.lexical() {
+        return Ok((Vec::new(), 0.0));
+    }
+    let t = Instant::now();
+    let mut lexical_texts = texts.to_vec();
+    let labels: Vec<String> = named_refs.iter().map(|(r, _)| r.id.label()).collect();
+    if !labels.is_empty() {
+        lexical_texts[0] = format!("{} {}", lexical_texts[0], labels.join(" "));
+    }
+    let lists = futures::future::try_join_all(
+        lexical_texts
+            .iter()
+            .map(|text| legs::lexical(pool, doc, text, opts.depth, opts.lexical_ranking)),
+    )
+    .await?;
+    Ok((lists, ms(t)))
+}
+
+/// The ranked lists fusion reads: the dense lists, the lexical lists, the glossary's refs and
+/// the conversation's refs (each a list of its own, so each counts once).
+fn fusion_lists(
+    dense: Vec<Vec<(RefId, f32)>>,
+    lexical: Vec<Vec<(RefId, f32)>>,
+    expansion: &glossary::Expansion,
+    context_refs: &[String],
+) -> Vec<(Leg, Vec<(RefId, f32)>)> {
+    let mut lists: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
+    lists.extend(dense.into_iter().map(|l| (Leg::Dense, l)));
+    lists.extend(lexical.into_iter().map(|l| (Leg::Lexical, l)));
+    let as_list = |refs: &[String]| -> Vec<(RefId, f32)> {
+        refs.iter()
+            .filter_map(|r| r.parse().ok().map(|id| (id, 1.0)))
+            .collect()
+    };
+    if !expansion.refs.is_empty() {
+        lists.push((Leg::Glossary, as_list(&expansion.refs)));
+    }
+    let context = as_list(context_refs);
+    if !context.is_empty() {
+        lists.push((Leg::Context, context));
+    }
+    lists
+}
+
+/// The English question bank, when it moves this question's order. The bank holds single
+/// questions in English, which is also what the ranker it moves was fitted on. Romanised
+/// Hindi reaches MiniLM as its glossed English words, and those meet the bank's English
+/// questions too: with the bank, romanised Hindi questions written from the text
+/// (`eval/written/hi_fresh.jsonl`) led with the governing provision 0.519 → 0.594 of the
+/// time, and the dev paraphrases' romanised wordings 0.489 → 0.567 (ADR 0013, stop 40).
+async fn english_question_bank(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    language: Language,
+    parts: &[String],
+    rerank_vector: Option<&[f32]>,
+) -> Option<Arc<bank::QuestionBank>> {
+    let e = models.embedder.as_ref()?;
+    let applies = opts.bank_weight > 0.0
+        && opts.mode.rerank()
+        && opts.second_stage == SecondStage::Learned
+        && parts.is_empty()
+        && matches!(language, Language::English | Language::RomanisedHindi)
+        && rerank_vector.is_some();
+    if !applies {
+        return None;
+    }
+    models
+        .question_bank
+        .get(pool, e, bank::Sources::English)
+        .await
+}
+
+/// Whether the text covers the question ([`coverage`]), from the closest any chunk came to
+/// the question or one of its parts (never the hint's list), and the bank's scope vote.
+#[allow(clippy::too_many_arguments)]
+async fn judge_coverage(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    typed: &str,
+    language: Language,
+    results: &[SearchHit],
+    lists: &[(Leg, Vec<(RefId, f32)>)],
+    question_dense_lists: usize,
+    coverage_floor: Option<f64>,
+    multilingual: bool,
+    rerank_vector: Option<&[f32]>,
+) -> Coverage {
+    let confidence = opts.mode.dense().then(|| {
+        lists
+            .iter()
+            .filter(|(l, _)| *l == Leg::Dense)
+            .take(question_dense_lists)
+            .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
+            .chain(coverage_floor)
+            .fold(0.0, f64::max)
+    });
+    let threshold = opts.refusal_threshold_for(multilingual);
+    // The bank's scope vote reads the question's own vector. English only: MiniLM reads
+    // romanised Hindi as noise, and such a question's closest bank questions are whatever else
+    // is romanised Hindi, answerable or not (ADR 0005, stop 34). The question as typed,
+    // embedded apart from its glossary words, voted the same on every dev set and cost 2 ms
+    // more at p50.
+    let scope_vector = rerank_vector.filter(|_| opts.scope_bank && language == Language::English);
+    let scope_vote = match (scope_vector, &models.embedder) {
+        (Some(v), Some(e)) => models
+            .question_bank
+            .get(pool, e, bank::Sources::English)
+            .await
+            .and_then(|b| b.scope_vote(v, opts.bank_holdout)),
+        _ => None,
+    };
+    coverage(
+        typed,
+        results.iter().any(|r| r.pinned),
+        confidence,
+        threshold,
+        scope_vote,
+    )
 }
 
 /// Words that are words though an edition's text may not use them: the embedder's whole
@@ -1250,131 +1231,6 @@ async fn cross_lingual_order(
     )
 }
 
-struct ProvisionInfo {
-    title: String,
-    page_start: i32,
-    text: String,
-    clauses: Vec<(String, i32, i32)>,
-}
-
-async fn provision_info(
-    pool: &PgPool,
-    document_id: i64,
-    ids: &[String],
-) -> AppResult<BTreeMap<String, ProvisionInfo>> {
-    if ids.is_empty() {
-        return Ok(BTreeMap::new());
-    }
-    let provisions = sqlx::query_as::<_, (String, String, i32, String)>(
-        "SELECT ref_id, title, page_start, text FROM provisions
-         WHERE document_id = $2 AND ref_id = ANY($1)",
-    )
-    .bind(ids)
-    .bind(document_id)
-    .fetch_all(pool);
-    let clauses = sqlx::query_as::<_, (String, String, i32, i32)>(
-        "SELECT ref_id, label, start_char, end_char FROM clauses
-         WHERE document_id = $2 AND ref_id = ANY($1) ORDER BY ref_id, seq",
-    )
-    .bind(ids)
-    .bind(document_id)
-    .fetch_all(pool);
-    let (rows, clauses) = tokio::try_join!(provisions, clauses)?;
-    let mut out: BTreeMap<String, ProvisionInfo> = rows
-        .into_iter()
-        .map(|(id, title, page_start, text)| {
-            (
-                id,
-                ProvisionInfo {
-                    title,
-                    page_start,
-                    text,
-                    clauses: Vec::new(),
-                },
-            )
-        })
-        .collect();
-    for (id, label, s, e) in clauses {
-        if let Some(p) = out.get_mut(&id) {
-            p.clauses.push((label, s, e));
-        }
-    }
-    Ok(out)
-}
-
-/// The text of the clause the question named, if the provision has it.
-fn clause_text(p: &ProvisionInfo, clause: &str) -> Option<String> {
-    let (_, s, e) = p.clauses.iter().find(|(label, _, _)| label == clause)?;
-    Some(
-        p.text
-            .chars()
-            .skip(*s as usize)
-            .take((*e - *s) as usize)
-            .collect(),
-    )
-}
-
-/// The opening of a provision, cut at a word boundary (a preview, not a quote).
-fn snippet_of(text: &str) -> String {
-    const MAX: usize = 240;
-    if text.chars().count() <= MAX {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(MAX).collect();
-    match cut.rfind(' ') {
-        Some(i) => format!("{}…", &cut[..i]),
-        None => format!("{cut}…"),
-    }
-}
-
-/// A cross-reference from a candidate provision: (from, to, to's title, to's first page).
-type HopEdge = (String, String, String, i32);
-
-/// The cross-references of the candidate provisions, in the order their text makes them.
-async fn hop_edges(pool: &PgPool, document_id: i64, from: &[String]) -> AppResult<Vec<HopEdge>> {
-    if from.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(sqlx::query_as(
-        "SELECT x.from_ref, x.to_ref, p.title, p.page_start
-         FROM cross_refs x
-         JOIN provisions p ON p.document_id = x.document_id AND p.ref_id = x.to_ref
-         WHERE x.document_id = $2 AND x.from_ref = ANY($1)
-         ORDER BY x.from_ref, x.seq",
-    )
-    .bind(from)
-    .bind(document_id)
-    .fetch_all(pool)
-    .await?)
-}
-
-/// Provisions the top 3 hits cite, not already among the results, each with the first hit
-/// that cites it; in constitutional order.
-fn supporting_from(edges: &[HopEdge], results: &[SearchHit]) -> Vec<Supporting> {
-    let mut out: Vec<Supporting> = Vec::new();
-    for hit in results.iter().take(3) {
-        for (from, to, title, page) in edges.iter().filter(|e| e.0 == hit.ref_id) {
-            if results.iter().any(|r| r.ref_id == *to) || out.iter().any(|s| s.ref_id == *to) {
-                continue;
-            }
-            out.push(Supporting {
-                ref_id: to.clone(),
-                title: title.clone(),
-                relation: format!("cited by {from}"),
-                page: *page,
-            });
-        }
-    }
-    // Constitutional order reads better than the order of discovery.
-    out.sort_by(
-        |a, b| match (a.ref_id.parse::<RefId>(), b.ref_id.parse::<RefId>()) {
-            (Ok(x), Ok(y)) => x.cmp(&y),
-            _ => a.ref_id.cmp(&b.ref_id),
-        },
-    );
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1444,13 +1300,6 @@ mod tests {
         assert!(coverage(q, true, Some(0.9), t, Some(vote(0.2))).covered);
         let c = coverage(q, false, Some(0.9), t, Some(vote(0.0)));
         assert!(c.covered && c.out_of_scope.is_none() && c.bank_margin == Some(0.0));
-    }
-
-    #[test]
-    fn snippets_cut_at_a_word() {
-        let s = snippet_of(&"word ".repeat(100));
-        assert!(s.ends_with('…') && s.chars().count() <= 241);
-        assert_eq!(snippet_of("short text"), "short text");
     }
 
     #[test]
