@@ -2,11 +2,14 @@
 //! golden case, pinned and unpinned, and the scorecard, gates, refusal sweep and ablation
 //! built from them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use sqlx::PgPool;
 
-use nyaya_eval::{CaseResult, GoldenCase, Paraphrase, Report, ReportOptions, Scorecard};
+use nyaya_eval::{
+    CaseResult, GoldenCase, Paraphrase, Report, ReportOptions, Scorecard, WordingCard,
+};
+use nyaya_ingest::RefId;
 
 use crate::error::{AppError, AppResult};
 use crate::search::{search, Models, SearchOptions};
@@ -255,6 +258,29 @@ pub async fn paraphrase_firsts_answers(
         }
     }
     Ok(first)
+}
+
+/// Wording-group consistency ([`WordingCard`]) of the unpinned search (its first result, as
+/// the paraphrase suite reads it) and, when the answers ran, of the answers (the first
+/// citation; a refusal leads with nothing). `None` for a set without groups.
+pub fn wording_cards(
+    cases: &[GoldenCase],
+    unpinned: &[CaseRun],
+    outcomes: Option<&[nyaya_eval::AnswerOutcome]>,
+) -> (Option<WordingCard>, Option<WordingCard>) {
+    let parse = |r: Option<&String>| r.and_then(|r| r.parse::<RefId>().ok());
+    let search: HashMap<&str, Option<RefId>> = unpinned
+        .iter()
+        .map(|r| (r.id.as_str(), parse(r.ranking.first())))
+        .collect();
+    let answers = outcomes.map(|outcomes| {
+        let firsts: HashMap<&str, Option<RefId>> = outcomes
+            .iter()
+            .map(|o| (o.id.as_str(), parse(o.cited.first()).filter(|_| !o.refused)))
+            .collect();
+        WordingCard::new(cases, &firsts)
+    });
+    (WordingCard::new(cases, &search), answers.flatten())
 }
 
 /// One JSON line per case: the question, its refs, the pinned and unpinned top 10 (with the

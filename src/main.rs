@@ -1378,6 +1378,11 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
         eprintln!("dump: {}", path.display());
     }
+    let wordings = evaluate::wording_cards(
+        cases,
+        &ev.unpinned,
+        answers.as_ref().map(|(_, _, o, _)| o.as_slice()),
+    );
     let (answers, eligibility) = match answers {
         Some((card, para, _, e)) => (Some((card, para)), e),
         None => (None, None),
@@ -1413,6 +1418,12 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         if let Some(e) = &eligibility {
             v["eligibility"] = serde_json::to_value(e).unwrap_or_default();
         }
+        if let (Some(_), _) | (_, Some(_)) = &wordings {
+            v["wording_groups"] = serde_json::json!({
+                "unpinned": wordings.0,
+                "answers": wordings.1,
+            });
+        }
         println!("{v}");
     } else {
         println!(
@@ -1442,6 +1453,18 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         }
         if let Some(e) = &eligibility {
             print!("{}", e.render());
+        }
+        let share = |c: &Option<nyaya_eval::WordingCard>| {
+            c.as_ref().map_or("-".to_string(), |c| {
+                format!("{:.3} ({}/{})", c.consistency, c.consistent, c.groups)
+            })
+        };
+        if wordings.0.is_some() {
+            println!(
+                "wording groups, every wording led by an expected ref: unpinned search {}, answers {}",
+                share(&wordings.0),
+                share(&wordings.1)
+            );
         }
     }
     if args.report {

@@ -242,6 +242,9 @@ pub struct GoldenCase {
     /// The question's language, as the file's `lang` field names it ("hi", "hi-latn", "ta" …);
     /// `None` for English sets, which have no such field. Reports group by it.
     pub language: Option<String>,
+    /// The wording group of a written set whose questions come as several wordings of one
+    /// question (`"group"`, e.g. `eval/written/en_fresh.jsonl`); `None` elsewhere.
+    pub group: Option<String>,
     /// 1-based line of the case in its file (0 when built in code).
     pub line: usize,
 }
@@ -648,6 +651,7 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
         evidence,
         notes,
         language: f.opt_str("lang")?.map(str::to_string),
+        group: f.opt_str("group")?.map(str::to_string),
         line,
     })
 }
@@ -843,6 +847,7 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
         evidence,
         notes: text("notes")?.unwrap_or("").to_string(),
         language: text("lang")?.map(str::to_string),
+        group: text("group")?.map(str::to_string),
         line,
     })
 }

@@ -30,6 +30,7 @@ pub mod golden;
 pub mod metrics;
 pub mod paraphrase;
 pub mod scorecard;
+pub mod wording;
 
 pub use answers::{AnswerCard, AnswerOutcome};
 pub use eligibility::{EligibilityCard, EligibilityCase, EligibilityOutcome};
@@ -40,6 +41,7 @@ pub use golden::{
 pub use metrics::{CaseMetrics, CaseResult, Report, ReportError, ReportOptions, Summary};
 pub use paraphrase::{Paraphrase, ParaphraseCard, ParaphraseSet};
 pub use scorecard::{Failure, Scorecard};
+pub use wording::WordingCard;
 
 /// The eligibility cases shipped with the crate: `eval/golden/eligibility.jsonl`.
 pub fn default_eligibility_path() -> std::path::PathBuf {

@@ -294,8 +294,8 @@ mod tests {
 
     /// Neither side of the question bank (answerable, unanswerable) repeats a question the
     /// evaluation asks: the golden set, its paraphrases, the two outside refusal sets
-    /// (`eval/outside/scope.jsonl`, `eval/outside/scope_fresh.jsonl`) or the multilingual
-    /// golden set.
+    /// (`eval/outside/scope.jsonl`, `eval/outside/scope_fresh.jsonl`), the multilingual
+    /// golden set or the fresh English written set (`eval/written/en_fresh.jsonl`).
     #[test]
     fn the_bank_never_repeats_an_evaluated_question() {
         let mut held = held_out_questions().expect("golden set and paraphrases load");
@@ -303,6 +303,7 @@ mod tests {
             include_str!("../../eval/outside/scope.jsonl"),
             include_str!("../../eval/outside/scope_fresh.jsonl"),
             include_str!("../../eval/golden/multilingual.jsonl"),
+            include_str!("../../eval/written/en_fresh.jsonl"),
         ] {
             for line in file.lines().filter(|l| !l.trim().is_empty()) {
                 let v: serde_json::Value = serde_json::from_str(line).expect("an evaluated case");
