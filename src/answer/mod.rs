@@ -905,8 +905,8 @@ async fn span_similarities(
 }
 
 /// Quotes the groups' provisions: for each candidate, its named clause or the span closest
-/// to the question; then, per group, the candidates whose best span is best (pinned ones
-/// always, in order). Retrieval's order breaks near-ties.
+/// to the question ([`score_candidates`]); then, per group, the candidates whose best span is
+/// best (pinned ones always, in order; [`pick_group`]). Retrieval's order breaks near-ties.
 async fn quote_groups_text(
     a: &Answerer,
     document_id: i64,
@@ -930,23 +930,7 @@ async fn quote_groups_text(
         store::get_provision(&a.pool, document_id, &id).await
     }))
     .await?;
-    // Spans of every candidate, and the question each is judged against.
-    let glossary = Glossary::builtin();
-    // Each group's question, read once as search read it: Hindi words in Latin letters in
-    // their English, then the glossary's expansion and the words that pick a clause.
-    let readings: Vec<(String, BTreeSet<String>)> = groups
-        .iter()
-        .map(|group| {
-            let (query, _) = crate::search::gloss::english_question(&group.query);
-            let expanded = glossary.expand(&query).expanded_query(&query);
-            let mut terms = extract::terms(&expanded);
-            // The ref's own words ("article 25") say nothing about which clause is meant.
-            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
-                terms.remove(&r.id.as_str().to_lowercase());
-            }
-            (expanded, terms)
-        })
-        .collect();
+    let readings = group_readings(groups);
     let mut prepared: Vec<Prepared> = Vec::new();
     for (at, ((g, _, _), view)) in flat.iter().zip(&views).enumerate() {
         let Some(view) = view else { continue };
@@ -961,11 +945,49 @@ async fn quote_groups_text(
         });
     }
     let similarity = span_similarities(a, &prepared).await?;
+    let scored = score_candidates(&a.quote_weights, &flat, &prepared, similarity);
+    let mut picks: Vec<Pick> = Vec::new();
+    let mut citations: Vec<Citation> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let mine: Vec<&Scored> = scored.iter().filter(|s| s.group == g).collect();
+        pick_group(&a.quote_weights, group, mine, &mut picks, &mut citations)?;
+    }
+    Ok((picks, citations))
+}
+
+/// Each group's question, read once as search read it: Hindi words in Latin letters in their
+/// English, then the glossary's expansion; and the words that pick a clause.
+fn group_readings(groups: &[Group]) -> Vec<(String, BTreeSet<String>)> {
+    let glossary = Glossary::builtin();
+    groups
+        .iter()
+        .map(|group| {
+            let (query, _) = crate::search::gloss::english_question(&group.query);
+            let expanded = glossary.expand(&query).expanded_query(&query);
+            let mut terms = extract::terms(&expanded);
+            // The ref's own words ("article 25") say nothing about which clause is meant.
+            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
+                terms.remove(&r.id.as_str().to_lowercase());
+            }
+            (expanded, terms)
+        })
+        .collect()
+}
+
+/// Each candidate's quote: the clause the question named, the opening of a pinned provision
+/// the question asks nothing more of, or else its best span; scored with retrieval's order
+/// as a prior. `flat` is every group's candidates, `(group, rank, hit)`; `similarity` is each
+/// prepared candidate's spans' cosines.
+fn score_candidates(
+    weights: &extract::QuoteWeights,
+    flat: &[(usize, usize, &SearchHit)],
+    prepared: &[Prepared],
+    similarity: Vec<Option<Vec<f32>>>,
+) -> Vec<Scored> {
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
         let (g, rank, hit) = flat[p.at];
-        let scores =
-            extract::score_spans(&p.spans, p.terms, sims.as_deref(), a.quote_weights.overlap);
+        let scores = extract::score_spans(&p.spans, p.terms, sims.as_deref(), weights.overlap);
         let named = hit.clause.as_deref().and_then(|c| {
             let i = p
                 .spans
@@ -983,7 +1005,7 @@ async fn quote_groups_text(
         let Some(i) = chosen else { continue };
         // Retrieval's order as a prior: a near-tie goes to the higher-ranked provision.
         let score = scores.get(i).copied().unwrap_or(0.0)
-            + a.quote_weights.rank_prior * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
+            + weights.rank_prior * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
         tracing::debug!(r#ref = %hit.ref_id, rank, span = ?p.spans[i].label, score, "quote candidate");
         scored.push(Scored {
             group: g,
@@ -994,93 +1016,101 @@ async fn quote_groups_text(
             score,
         });
     }
-    let mut picks: Vec<Pick> = Vec::new();
-    let mut citations: Vec<Citation> = Vec::new();
-    for (g, group) in groups.iter().enumerate() {
-        let mut mine: Vec<&Scored> = scored.iter().filter(|s| s.group == g).collect();
-        let tiers_named = tier::named_in(&group.query);
-        if !group.retrieval_order && !mine.iter().any(|s| s.hit.pinned) {
-            let order = lead_order(
-                &mine
-                    .iter()
-                    .map(|s| {
-                        let exempt = group.context_refs.contains(&s.hit.ref_id);
-                        (s.score, (!exempt).then_some(s.hit.score), s.rank)
-                    })
-                    .collect::<Vec<_>>(),
-                a.quote_weights.also_gap,
-            );
-            mine = order.into_iter().map(|i| mine[i]).collect();
-            // A provision of a government the question does not name ("the Rajya Sabha" →
-            // 243A's Gram Sabha) leads only when no candidate of its own does.
-            mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
-        }
-        let mut taken = 0;
-        let mut lead_score: Option<f64> = None;
-        let mut lead_refers_to: Vec<String> = Vec::new();
-        for s in mine {
-            if taken == group.take {
-                break;
-            }
-            let quoted_before = picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id);
-            if quoted_before && (group.part.is_none() || taken > 0) {
-                continue;
-            }
-            // A second provision is shown only when retrieval could not tell it from the lead
-            // (their scores within the calibrated gap, either way round): "also relevant"
-            // that is not is noise a reader learns to skip (ADR 0007).
-            let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
-            if let Some(lead) = lead_score.filter(|_| !exempt) {
-                if (lead - s.hit.score).abs() > a.quote_weights.also_gap {
-                    continue;
-                }
-            }
-            let also = group.part.is_none() && taken > 0 && !s.hit.pinned;
-            if also && !exempt && also_in_another_tier(tiers_named, s, &lead_refers_to) {
-                continue;
-            }
-            let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
-                continue;
-            };
-            // A part whose best provision an earlier part quoted ("Who are the members of the
-            // GST Council and who chairs it?") is answered by it — its next candidate would be
-            // noise: by its own clause (quoted below), or by the same quote above, whose
-            // heading then names both parts.
-            if quoted_before {
-                let same = citations
-                    .iter()
-                    .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
-                if let (Some(i), Some(part)) = (same, group.part.as_deref()) {
-                    let shown = picks[i].part.get_or_insert_with(String::new);
-                    if !shown.is_empty() {
-                        shown.push_str(" — ");
-                    }
-                    shown.push_str(part.trim());
-                    lead_score.get_or_insert(s.hit.score);
-                    taken += 1;
-                    continue;
-                }
-            }
-            picks.push(Pick {
-                part: group.part.clone(),
-                hit: s.hit.clone(),
-                also,
-            });
-            citations.push(c);
-            if lead_score.is_none() {
-                lead_refers_to = s
-                    .view
-                    .cross_refs
-                    .outgoing
-                    .iter()
-                    .filter_map(|r| r.to.clone())
-                    .collect();
-            }
-            lead_score.get_or_insert(s.hit.score);
-            taken += 1;
-        }
+    scored
+}
+
+/// One group's citations, appended to `picks` and `citations`: its candidates in the order
+/// they compete for the lead ([`lead_order`], then the tier the question names), then up to
+/// `group.take` of them, a second one only when retrieval could not tell it from the lead.
+fn pick_group(
+    weights: &extract::QuoteWeights,
+    group: &Group,
+    mut mine: Vec<&Scored>,
+    picks: &mut Vec<Pick>,
+    citations: &mut Vec<Citation>,
+) -> AppResult<()> {
+    let tiers_named = tier::named_in(&group.query);
+    if !group.retrieval_order && !mine.iter().any(|s| s.hit.pinned) {
+        let order = lead_order(
+            &mine
+                .iter()
+                .map(|s| {
+                    let exempt = group.context_refs.contains(&s.hit.ref_id);
+                    (s.score, (!exempt).then_some(s.hit.score), s.rank)
+                })
+                .collect::<Vec<_>>(),
+            weights.also_gap,
+        );
+        mine = order.into_iter().map(|i| mine[i]).collect();
+        // A provision of a government the question does not name ("the Rajya Sabha" →
+        // 243A's Gram Sabha) leads only when no candidate of its own does.
+        mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
     }
-    Ok((picks, citations))
+    let mut taken = 0;
+    let mut lead_score: Option<f64> = None;
+    let mut lead_refers_to: Vec<String> = Vec::new();
+    for s in mine {
+        if taken == group.take {
+            break;
+        }
+        let quoted_before = picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id);
+        if quoted_before && (group.part.is_none() || taken > 0) {
+            continue;
+        }
+        // A second provision is shown only when retrieval could not tell it from the lead
+        // (their scores within the calibrated gap, either way round): "also relevant"
+        // that is not is noise a reader learns to skip (ADR 0007).
+        let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
+        if let Some(lead) = lead_score.filter(|_| !exempt) {
+            if (lead - s.hit.score).abs() > weights.also_gap {
+                continue;
+            }
+        }
+        let also = group.part.is_none() && taken > 0 && !s.hit.pinned;
+        if also && !exempt && also_in_another_tier(tiers_named, s, &lead_refers_to) {
+            continue;
+        }
+        let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
+            continue;
+        };
+        // A part whose best provision an earlier part quoted ("Who are the members of the
+        // GST Council and who chairs it?") is answered by it — its next candidate would be
+        // noise: by its own clause (quoted below), or by the same quote above, whose
+        // heading then names both parts.
+        if quoted_before {
+            let same = citations
+                .iter()
+                .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
+            if let (Some(i), Some(part)) = (same, group.part.as_deref()) {
+                let shown = picks[i].part.get_or_insert_with(String::new);
+                if !shown.is_empty() {
+                    shown.push_str(" — ");
+                }
+                shown.push_str(part.trim());
+                lead_score.get_or_insert(s.hit.score);
+                taken += 1;
+                continue;
+            }
+        }
+        picks.push(Pick {
+            part: group.part.clone(),
+            hit: s.hit.clone(),
+            also,
+        });
+        citations.push(c);
+        if lead_score.is_none() {
+            lead_refers_to = s
+                .view
+                .cross_refs
+                .outgoing
+                .iter()
+                .filter_map(|r| r.to.clone())
+                .collect();
+        }
+        lead_score.get_or_insert(s.hit.score);
+        taken += 1;
+    }
+    Ok(())
 }
 
 /// The order in which a group's candidates, each `(quote score, retrieval score, rank)`,
