@@ -2,7 +2,8 @@
 //! question, and the quote cut from the best one. Pure; the caller supplies the similarity
 //! scores (from the embedder) when it has them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
+use std::sync::LazyLock;
 
 use serde::Serialize;
 
@@ -151,17 +152,56 @@ pub fn all_spans(text: &str, clauses: &[ClauseView]) -> Vec<Span> {
     spans
 }
 
+/// The words that ask for a provision as a whole (`data/lookup.toml`), read beside a ref.
+static LOOKUP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct Lookup {
+        words: Vec<String>,
+    }
+    let lookup: Lookup = toml::from_str(include_str!("../../data/lookup.toml"))
+        .expect("data/lookup.toml is valid (a unit test parses it)");
+    lookup.words.into_iter().collect()
+});
+
 /// Words of a text, lower-cased and crudely stemmed (plural and verb endings), without the
 /// words that carry no topic.
 pub fn terms(text: &str) -> BTreeSet<String> {
+    words(text, false)
+}
+
+/// [`terms`] of a question that names a provision, also without the words that ask for it as
+/// a whole ("What does Article 324 provide?"): beside a ref they pick no clause. Only there:
+/// left out of every question, they moved which provision led two fresh English questions of
+/// 872, one the wrong way (ADR 0007, stop 41).
+pub fn terms_beside_a_ref(text: &str) -> BTreeSet<String> {
+    words(text, true)
+}
+
+fn words(text: &str, beside_a_ref: bool) -> BTreeSet<String> {
     // Besides the words that carry no topic, these say nothing about which clause is meant.
     const STOP: &[&str] = &["such", "he", "his", "him", "article"];
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 1)
         .map(|w| w.to_lowercase())
-        .filter(|w| !TOPICLESS.contains(&w.as_str()) && !STOP.contains(&w.as_str()))
+        .filter(|w| {
+            let asks_for_the_whole = beside_a_ref && LOOKUP_WORDS.contains(w);
+            !(TOPICLESS.contains(&w.as_str()) || STOP.contains(&w.as_str()) || asks_for_the_whole)
+        })
         .map(|w| stem(&w))
         .collect()
+}
+
+/// Whether a question that names a provision asks for it as a whole: none of its words
+/// beyond the provision's heading ("Article 352 national emergency": "national") occurs in
+/// any of its spans, so no clause answers more of it than the opening does.
+pub fn asks_for_whole(question_terms: &BTreeSet<String>, title: &str, spans: &[Span]) -> bool {
+    let heading = terms(title);
+    let rest: Vec<&String> = question_terms.difference(&heading).collect();
+    rest.is_empty()
+        || !spans.iter().any(|s| {
+            let words = terms(&s.text);
+            rest.iter().any(|w| words.contains(*w))
+        })
 }
 
 fn stem(w: &str) -> String {
@@ -398,6 +438,42 @@ mod tests {
             Some("(2)")
         );
         assert!(named_span(&spans, "(9)").is_none());
+    }
+
+    #[test]
+    fn words_that_ask_for_a_provision_pick_no_clause() {
+        assert!(LOOKUP_WORDS.contains("provide") && !LOOKUP_WORDS.contains("state"));
+        assert!(
+            terms_beside_a_ref("What does the article provide? Art. what is it about?").is_empty()
+        );
+        assert!(terms("What does the Constitution provide?").contains("provide"));
+        let t = terms_beside_a_ref("What does the article say about free speech?");
+        assert_eq!(t.into_iter().collect::<Vec<_>>(), ["free", "speech"]);
+    }
+
+    #[test]
+    fn a_named_provision_is_wanted_whole_unless_a_clause_carries_more_of_the_question() {
+        let spans = [
+            span(
+                "(1)",
+                "If the President is satisfied that a grave emergency exists",
+            ),
+            span(
+                "(2)",
+                "A Proclamation may be revoked by a subsequent Proclamation.",
+            ),
+        ];
+        let title = "Proclamation of Emergency";
+        // Only the heading's words, or words no clause has: the opening.
+        assert!(asks_for_whole(&terms("emergency"), title, &spans));
+        assert!(asks_for_whole(&terms("national emergency"), title, &spans));
+        assert!(asks_for_whole(&BTreeSet::new(), title, &spans));
+        // A word a clause carries: that clause competes.
+        assert!(!asks_for_whole(
+            &terms("can an emergency be revoked"),
+            title,
+            &spans
+        ));
     }
 
     #[test]

@@ -964,12 +964,38 @@ fn group_readings(groups: &[Group]) -> Vec<(String, BTreeSet<String>)> {
         .map(|group| {
             let (query, _) = crate::search::gloss::english_question(&group.query);
             let expanded = glossary.expand(&query).expanded_query(&query);
-            let mut terms = extract::terms(&expanded);
-            // The ref's own words ("article 25") say nothing about which clause is meant.
-            for (r, _) in nyaya_ingest::refid::find_refs(&query) {
+            // The words that name a ref ("Art. 243-D", "article three hundred and
+            // sixty-eight") say nothing about which clause is meant.
+            let refs = nyaya_ingest::refid::find_refs(&query);
+            let spans: Vec<_> = refs.iter().map(|(_, at)| at.clone()).collect();
+            let unnamed = without_spans(&query, &spans);
+            let mut terms = if refs.is_empty() {
+                extract::terms(&expanded)
+            } else {
+                extract::terms_beside_a_ref(&glossary.expand(&unnamed).expanded_query(&unnamed))
+            };
+            for (r, _) in &refs {
                 terms.remove(&r.id.as_str().to_lowercase());
             }
             (expanded, terms)
+        })
+        .collect()
+}
+
+/// `text` with the characters in the byte ranges `spans` blanked. A question in an Indian
+/// script is left whole: the ref scanner reads it in Latin letters, so its ranges are not
+/// this text's.
+fn without_spans(text: &str, spans: &[std::ops::Range<usize>]) -> String {
+    if text.chars().any(|c| ('\u{0900}'..='\u{0DFF}').contains(&c)) {
+        return text.to_string();
+    }
+    text.char_indices()
+        .map(|(i, c)| {
+            if spans.iter().any(|r| r.contains(&i)) {
+                ' '
+            } else {
+                c
+            }
         })
         .collect()
 }
@@ -997,8 +1023,11 @@ fn score_candidates(
         });
         let chosen = match named {
             Some(i) => Some(i),
-            // "What does Article 21 say?": the provision's opening (all of it if short).
-            None if hit.pinned && p.terms.is_empty() => (!p.spans.is_empty()).then_some(0),
+            // "What does Article 21 say?", "Article 352 national emergency": the provision's
+            // opening (all of it if short).
+            None if hit.pinned && extract::asks_for_whole(p.terms, &p.view.title, &p.spans) => {
+                (!p.spans.is_empty()).then_some(0)
+            }
             None => extract::best_span(&p.spans, &scores)
                 .and_then(|s| p.spans.iter().position(|x| x == s)),
         };
@@ -1423,7 +1452,24 @@ async fn finish_with(
 
 #[cfg(test)]
 mod tests {
-    use super::lead_order;
+    use super::{lead_order, without_spans};
+
+    #[test]
+    fn the_words_naming_a_ref_are_blanked_unless_the_question_is_in_an_indian_script() {
+        let q = "Art. 243-D reservation in panchayats";
+        let spans: Vec<_> = nyaya_ingest::refid::find_refs(q)
+            .into_iter()
+            .map(|(_, at)| at)
+            .collect();
+        let blanked = without_spans(q, &spans);
+        assert!(!blanked.contains("243") && blanked.contains("reservation in panchayats"));
+        let hi = "अनुच्छेद 21 क्या कहता है?";
+        let whole = [std::ops::Range {
+            start: 0,
+            end: hi.len(),
+        }];
+        assert_eq!(without_spans(hi, &whole), hi);
+    }
 
     #[test]
     fn a_span_takes_the_lead_only_from_a_candidate_retrieval_could_not_tell_apart() {
