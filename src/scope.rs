@@ -21,10 +21,13 @@
 //!   say?") are not out of scope; only requests to *write* something new are
 //!   ([`OutOfScope::CreativeTask`]). Injection attempts are always out of scope.
 //!
-//! The word lists the rules use (offices, countries, words that are not names …) are in
-//! `data/scope.toml`; the rules for questions not in English in `data/scope_indic.toml`.
+//! The regex rules are `data/scope_rules.toml`, the word lists they use (offices, countries,
+//! words that are not names …) `data/scope.toml`; the checks that need code (a statute's name
+//! read back from "Act", a case's name, an office holder) are here; the rules for questions
+//! not in English are `data/scope_indic.toml`.
 //! Everything is compiled once (`LazyLock`); [`check`] does no I/O and allocates little.
 
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -458,244 +461,84 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(build_rules);
 
+/// One rule of `data/scope_rules.toml`, before its names are filled in.
+#[derive(Deserialize)]
+struct RuleSpec {
+    class: OutOfScope,
+    #[serde(default)]
+    weak: bool,
+    #[serde(default)]
+    cased: bool,
+    pattern: String,
+}
+
+#[derive(Deserialize)]
+struct RuleFile {
+    fragments: BTreeMap<String, String>,
+    rule: Vec<RuleSpec>,
+}
+
+/// The regex rules of `data/scope_rules.toml`, in its order, each `{name}` filled with the
+/// group of alternatives `data/scope.toml` lists under that name or with a fragment.
 fn build_rules() -> Vec<Rule> {
-    use OutOfScope::*;
+    let file: RuleFile = toml::from_str(include_str!("../data/scope_rules.toml"))
+        .expect("data/scope_rules.toml is valid (a unit test loads it)");
     let w = &*WORDS;
-    let [office, country, country_noun, country_abbr, charter, institution, inst_adj] = [
-        &w.office,
-        &w.country,
-        &w.country_noun,
-        &w.country_abbr,
-        &w.charter,
-        &w.institution,
-        &w.institution_adjective,
+    let mut names: BTreeMap<&str, String> = [
+        ("office", &w.office),
+        ("country", &w.country),
+        ("country_noun", &w.country_noun),
+        ("country_abbr", &w.country_abbr),
+        ("charter", &w.charter),
+        ("institution", &w.institution),
+        ("institution_adjective", &w.institution_adjective),
+        ("procedure_cue", &w.procedure_cue),
+        ("present_cue", &w.present_cue),
+        ("statute_abbreviation", &w.statute_abbreviation),
+        ("reported_case", &w.reported_case),
+        ("party", &w.party),
+        ("person", &w.person),
+        ("sport", &w.sport),
     ]
-    .map(|alternatives| group(alternatives));
-    let mut rules = Vec::new();
-    let mut add = |class, weak, pattern: &str| {
-        rules.push(Rule {
-            class,
-            weak,
-            cased: false,
-            re: ci(pattern),
+    .into_iter()
+    .map(|(name, alternatives)| (name, group(alternatives)))
+    .collect();
+    for (name, fragment) in &file.fragments {
+        names.insert(name, fragment.clone());
+    }
+    file.rule
+        .iter()
+        .map(|r| {
+            let pattern = fill(&r.pattern, &names).unwrap_or_else(|name| {
+                panic!("data/scope_rules.toml: no list or fragment {{{name}}}")
+            });
+            Rule {
+                class: r.class,
+                weak: r.weak,
+                cased: r.cased,
+                re: if r.cased { cs(&pattern) } else { ci(&pattern) },
+            }
         })
-    };
+        .collect()
+}
 
-    // --- Injection: attempts to change instructions, reveal the prompt, or fabricate text.
-    for p in [
-        r"\b(?:ignore|disregard|forget)\s+(?:(?:all|any|every)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?|your\s+|the\s+(?:previous|prior|above|earlier|preceding|original|system|initial)\s+|(?:previous|prior|above|earlier|preceding|original|system|initial)\s+|these\s+|those\s+)(?:(?:previous|prior|above|earlier|preceding|safety|system|original|initial)\s+)?(?:instructions?|rules|guidelines|prompts?|programming|directives?|guardrails|training)\b",
-        r"\b(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+above|everything\s+(?:above|before|said\s+before)|(?:the\s+|your\s+)?(?:previous|earlier|prior)\s+messages?|what\s+you\s+(?:were|have\s+been)\s+told)\b|\b(?:disregard|forget)\s+(?:everything|all\s+(?:of\s+)?that)\b",
-        r"\bsystem\s+(?:prompt|message|instructions?|override)\b|\b(?:admin|administrator|developer|dev|god|debug|dan|unrestricted|jailbreak)\s+(?:mode|override|access)\b",
-        r"\b(?:print|reveal|show|repeat|output|display|leak|dump|tell\s+me|what\s+(?:is|are))\s+(?:me\s+)?(?:your|the\s+(?:system|initial|hidden|original|secret))\s+(?:system\s+|initial\s+|hidden\s+|original\s+|full\s+|secret\s+)?(?:prompt|instructions|configuration|guidelines|rules)\b",
-        r"\b(?:initial|hidden|original|secret)\s+(?:prompt|instructions)\b|\bprint\s+your\s+prompt\b",
-        r"\byou\s+are\s+now\b|\byou'?re\s+now\s+(?:a|an|my)\b|\bfrom\s+now\s+on,?\s+(?:you|answer|respond|reply|ignore|do\s+not|don'?t|always|never|act|pretend|speak|only)\b|\byou\s+(?:are|will\s+be)\s+no\s+longer\b",
-        r"\bjailbre(?:a)?k(?:ed|ing)?\b|\bdo\s+anything\s+now\b",
-        r"\bpretend(?:ing)?\b|\brole[\s-]?play(?:ing)?\b",
-        r"(?:^|[.!?:;,]\s*|\b(?:please|now|you|you\s+will|you\s+must|you\s+should|you'll|i\s+want\s+you\s+to|kindly)\s+)act\s+(?:as|like)\b",
-        r"\b(?:quoting|quotes|quotations|citations?|citing|filters?|guardrails|safety\s+rules)\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:disabled|turned\s+off|switched\s+off|off|removed|lifted|suspended|not\s+required|no\s+longer\s+required)\b",
-        r"\b(?:make\s+up|invent|fabricate|fake)\s+(?:me\s+)?(?:a|an|some|the)?\s*(?:fake\s+|new\s+|fictional\s+|imaginary\s+)?(?:quotes?|quotations?|articles?|provisions?|clauses?|amendments?|text)\b",
-        r"\bimagine\s+(?:that\s+)?(?:you\s+are|the\s+constitution\s+(?:says|said|allows|lets|has|had|contains))\b",
-        r"\[\s*(?:system|admin|developer|instructions?)\s*\]|<\s*/?\s*(?:system|admin|instructions?)\s*>|<\|[a-z_]+\|>|#{2,}\s*(?:system|instructions?)\b",
-        r"\bnew\s+(?:instructions|rules)\s*:",
-    ] {
-        add(Injection, false, p);
+/// `pattern` with each `{name}` (a lowercase identifier; a regex count like `{0,40}` is not
+/// one) replaced by `names[name]`; the first unknown name is the error.
+fn fill(pattern: &str, names: &BTreeMap<&str, String>) -> Result<String, String> {
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\{([a-z_]+)\}").expect("valid regex"));
+    let mut unknown = None;
+    let filled = NAME.replace_all(pattern, |c: &regex::Captures| match names.get(&c[1]) {
+        Some(text) => text.clone(),
+        None => {
+            unknown.get_or_insert_with(|| c[1].to_string());
+            String::new()
+        }
+    });
+    match unknown {
+        Some(name) => Err(name),
+        None => Ok(filled.into_owned()),
     }
-
-    // --- OtherCountry: another country's constitution, laws or institutions. Its charter
-    // ("the US constitution") is out of scope however the question is put; its other
-    // institutions only when the question is not anchored in this Constitution ("Who gave
-    // India its constitution — the British parliament or the people?" asks this text).
-    // A year may stand between ("Nepal's 2015 constitution"), and "its" may point back ("Did
-    // China change its constitution …?").
-    for p in [
-        format!(r"\b{country}(?:'s|s')?\s+(?:(?:1[6-9]|20)\d\d\s+)?(?:{inst_adj}\s+)?{charter}\b"),
-        format!(r"\b{charter}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
-        format!(
-            r"\b{country_noun}\b[^.?!]{{0,40}}\bits\s+(?:own\s+)?(?:{inst_adj}\s+)?{charter}\b"
-        ),
-    ] {
-        add(OtherCountry, false, &p);
-    }
-    for p in [
-        format!(r"\b{country}(?:'s|s')?\s+(?:{inst_adj}\s+)?{institution}\b"),
-        format!(r"\b{institution}\s+(?:of|in)\s+(?:the\s+)?{country}\b"),
-        // "How are senators elected in Australia?": the institution is the subject, and what
-        // is done to it is done in the country ("Can Parliament make laws for Indians living
-        // in America?" is not).
-        format!(
-            r"\b(?:are|is|were|was)\s+(?:the\s+)?{institution}\s+(?:[a-z]+\s+){{1,2}}in\s+(?:the\s+)?{country_noun}\b"
-        ),
-    ] {
-        add(OtherCountry, true, &p);
-    }
-    for p in [
-        format!(r"\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?{country_noun}\s+(?:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"),
-        r"\b(?:first|second|fourth|fifth|sixth|eighth|fourteenth|1st|2nd|4th|5th|6th|8th|14th)\s+amendment\s+(?:protect|protects|protected|protection|rights?|freedoms?|guarantees?|right\s+to)\b|\bplead(?:ing)?\s+the\s+fifth\b|\bmiranda\s+(?:rights|warnings?)\b".to_string(),
-        r"\b(?:borrowed|taken|adopted|copied|inspired)\s+(?:from|by)\s+(?:other|foreign|which|different)\s+(?:countries|country|nations?|constitutions?)\b".to_string(),
-    ] {
-        add(OtherCountry, false, &p);
-    }
-
-    // --- CaseLaw: judgments, named cases, doctrines courts created.
-    for p in [
-        r"\b(?:v|vs|versus)\.?\s+(?:the\s+)?(?:state\s+of\s+[a-z]+|union\s+of\s+india|uoi)\b",
-        r"\bcase[\s-]+laws?\b|\blandmark\s+(?:cases?|judg(?:e)?ments?|rulings?|verdicts?|decisions?)\b|\bratio\s+decidendi\b|\bobiter\b|\boverruled\b",
-        r"\b(?:did|has|have|had)\s+(?:the\s+)?(?:supreme\s+court|sc|apex\s+court|high\s+courts?|hc|courts?|judges?|bench)\s+(?:ever\s+|ever\s+been\s+)?(?:hold|held|rule|ruled|decide|decided|say|said|observe|observed|declare|declared|strike|struck|uphold|upheld|interpret|interpreted)\b",
-        r"\bhow\s+(?:do|did|have|has)\s+(?:the\s+)?courts?\s+interpret(?:ed)?\b|\bjudicial\s+interpretations?\b|\bcourt'?s?\s+interpretations?\b",
-        r"\bsummar(?:y|i[sz]e)\b[^.?!]{0,60}\b(?:judg(?:e)?ments?|verdicts?|rulings?)\b",
-        r"\bwhat\s+(?:was|is)\s+the\s+(?:final\s+)?(?:judg(?:e)?ment|verdict|ruling)\s+(?:in|of|on)\b|\b(?:final|landmark|historic|famous)\s+(?:verdict|ruling)\b",
-        r"\bwhich\s+(?:cases?|judg(?:e)?ments?)\s+(?:held|established|decided|ruled|laid\s+down|struck|introduced|declared|evolved|created)\b",
-        r"\bbasic\s+structure\b",
-        r"\b(?:did|has)\s+(?:justice|judge|cji|chief\s+justice)\s+[a-z.]+(?:\s+[a-z.]+)?\s+(?:say|said|hold|held|rule|ruled|write|wrote|observe|observed|decide|decided)\b",
-        // "Which court decided …": past tense asks about a case ("who decides" asks the text).
-        r"\b(?:which|what)\s+(?:court|bench|judges?|high\s+court)\s+(?:decided|heard|delivered|ruled|struck\s+down|upheld)\b|\bwho\s+(?:decided|heard|delivered|wrote)\s+(?:the\s+)?(?:judg(?:e)?ment|verdict|ruling|case)\b",
-        // Reported cases asked about by name alone ("Kesavananda Bharati", "Minerva Mills").
-        &format!(r"\b{}\b", group(&w.reported_case)),
-    ] {
-        add(CaseLaw, false, p);
-    }
-    add(CaseLaw, true, r"\bdoctrine\s+of\b|\b[a-z]+\s+doctrine\b");
-
-    // --- OtherLaw: statutes, codes, procedures and rates set outside the Constitution.
-    for p in [
-        &format!(
-            r"\b{}\b|\b(?:rte|sc/st)\s+act\b",
-            group(&w.statute_abbreviation)
-        ),
-        r"\bindian\s+penal\s+code\b|\bpenal\s+code\b|\bcode\s+of\s+(?:criminal|civil)\s+procedure\b|\b(?:criminal|civil)\s+procedure\s+code\b|\bbharatiya\s+(?:nyaya|nagarik|sakshya)\b|\bsanhita\b|\badhiniyam\b|\blabour\s+codes?\b",
-        r"\bright\s+to\s+information\s+(?:act|application|request|fees?|officer|portal)\b",
-        r"\bincome[\s-]?tax\s+(?:slabs?|brackets?|rates?|returns?|refunds?|regime|exemptions?|deductions?)\b|\btax\s+(?:slabs?|brackets?|returns?|refunds?|regime)\b|\bgst\s+(?:rates?|slabs?|returns?|registration|number)\b|\bitr\b|\btds\b|\b80c\b|\bevade\s+(?:income\s+)?tax(?:es)?\b|\btax\s+evasion\b",
-        r"\banticipatory\s+bail\b|\b(?:bailable|non[\s-]bailable|cognizable|cognisable|non[\s-]cogni[sz]able|compoundable)\b",
-        r"\budhr\b|\buniversal\s+declaration\s+of\s+human\s+rights\b|\biccpr\b|\bun\s+charter\b|\bgeneva\s+conventions?\b|\beuropean\s+convention\b",
-        r"\bmutual[\s-]+consent\s+divorce\b|\bdivorce\s+by\s+mutual\s+consent\b|\balimony\b",
-    ] {
-        add(OtherLaw, false, p);
-    }
-    for p in [
-        r"\bminimum\s+wages?\b|\bdearness\s+allowance\b|\bpay\s+commission\b",
-        r"\b(?:legal|minimum)\s+age\s+(?:for|of|to)\s+(?:marriage|marry|get\s+married|drink(?:ing)?|driv(?:e|ing)|consent|smok(?:e|ing)|gamble)\b|\bage\s+of\s+(?:consent|marriage)\b|\bmarriageable\s+age\b|\b(?:drinking|driving)\s+age\b",
-        r"\b(?:punishment|penalty|sentence|jail\s+term|imprisonment|fine)\s+for\s+(?:murder|theft|rape|robbery|dacoity|kidnapping|cheating|fraud|assault|defamation|bribery|drunk(?:en)?\s+driving|drink\s+driving|over[\s-]?speeding|dowry|domestic\s+violence|cyber\s?crimes?|hacking|stalking|trespass|forgery|perjury|smuggling|drugs?|gambling|betting|extortion|blackmail)\b",
-        r"\b(?:procedure|process|grounds)\s+(?:for|of)\s+divorce\b|\bhow\s+(?:do|can|to|should)\s+(?:i\s+|we\s+)?(?:get|file\s+for|apply\s+for)\s+(?:a\s+)?divorce\b|\bchild\s+custody\b|\bcustody\s+of\s+(?:my\s+|the\s+)?(?:child|children|kids?|son|daughter)\b",
-        r"\bhow\s+(?:do|can|to|should)\s+(?:i\s+|we\s+|one\s+)?(?:file|lodge|register|apply\s+for|get|obtain|renew)\s+(?:an?\s+|my\s+|the\s+)?(?:fir|patent|trademark|copyright|passport|visa|driving\s+licen[cs]e|licen[cs]e|pan(?:\s+card)?|aadhaar(?:\s+card)?|ration\s+card|birth\s+certificate|death\s+certificate|caste\s+certificate|domicile\s+certificate|consumer\s+complaint|police\s+complaint|bail|will)\b|\bzero\s+fir\b",
-        r"\b(?:my|our)\s+(?:landlord|tenant)\b|\brent\s+agreement\b|\bsecurity\s+deposit\b|\bconsumer\s+(?:court|forum|complaint)\b|\btraffic\s+(?:fines?|challans?|rules|police)\b|\bchallan\b|\bdrunk(?:en)?\s+driving\b|\bhelmet\b",
-        r"\blabou?r\s+laws?\b|\bsedition\s+law\b",
-        &format!(r"\b{}\b", group(&w.procedure_cue)),
-    ] {
-        add(OtherLaw, true, p);
-    }
-
-    // --- CurrentAffairs: present holders, elections, parties, the economy, the news.
-    for p in [
-        r"\bwho(?:'s|\s+is|\s+are)\b[^.?!]{0,60}?\b(?:right\s+now|currently|at\s+present|these\s+days|nowadays|at\s+the\s+moment)\b".to_string(),
-        r"\bwho\s+(?:won|will\s+win|is\s+winning|lost|is\s+leading|is\s+in\s+power)\b".to_string(),
-        r"\bwhich\s+(?:political\s+)?part(?:y|ies)\s+(?:won|wins|will\s+win|is\s+in\s+power|are\s+in\s+power|rules|governs|is\s+ruling|formed|has\s+(?:the\s+)?(?:most|majority|maximum)|got|leads|is\s+leading|is\s+the\s+largest)\b|\b(?:which|what)\s+is\s+the\s+ruling\s+party\b".to_string(),
-        r"\belection\s+results?\b|\bresults?\s+of\s+(?:the\s+)?(?:\w+\s+){0,2}elections?\b|\bexit\s+polls?\b|\bopinion\s+polls?\b|\bvote\s+share\b|\bcounting\s+day\b".to_string(),
-        r"\bwhen\s+(?:is|are|will)\s+(?:the\s+)?next\s+(?:general\s+|lok\s+sabha\s+|assembly\s+|state\s+|vidhan\s+sabha\s+|presidential\s+)?elections?\b".to_string(),
-        r"\bwhat\s+(?:is|are|was|were)\s+the\s+(?:latest|recent)\s+(?:news|updates?|developments?)\b".to_string(),
-        r"\bwhat\s+happened\s+(?:today|yesterday|this\s+week|this\s+month|this\s+year|last\s+year|last\s+week|last\s+month|recently)\b".to_string(),
-    ] {
-        add(CurrentAffairs, false, &p);
-    }
-    add(
-        CurrentAffairs,
-        true,
-        &format!(r"\b(?:current|incumbent|present[\s-]day|today'?s)\s+{office}\b"),
-    );
-    for p in [
-        r"\b(?:19|20)\d\d\b[^.?!]{0,40}\b(?:elections?|polls)\b|\b(?:elections?|polls)\b[^.?!]{0,40}\b(?:19|20)\d\d\b",
-        r"\bgdp\b|\binflation\s+rate\b|\bcurrent\s+inflation\b|\brepo\s+rate\b|\bsensex\b|\bnifty\b|\bexchange\s+rate\b|\b(?:petrol|diesel|fuel|gold|onion)\s+prices?\b|\bprice\s+of\s+(?:petrol|diesel|gold|onions?)\b|\bunemployment\s+rate\b|\bfiscal\s+deficit\b|\bwhat\s+is\s+the\s+population\b",
-        r"\b(?:latest|today'?s|recent|breaking|current)\s+news\b|\bnews\s+(?:today|headlines|updates?)\b|\bheadlines\b",
-        r"\b(?:union\s+|interim\s+)?budget\s+(?:20\d\d|for\s+20\d\d|this\s+year|announcements?|allocations?|highlights)\b|\b20\d\d(?:-\d\d)?\s+budget\b",
-        &format!(r"\b{}\b", group(&w.party)),
-        &format!(r"\b{}\b", group(&w.present_cue)),
-    ] {
-        add(CurrentAffairs, true, p);
-    }
-
-    // --- CreativeTask: requests to write something new (style demands alone are not).
-    let lead = r"(?:^|[.!?:;,]\s*|\b(?:please|pls|plz|kindly|can\s+you|could\s+you|would\s+you|will\s+you|now|and|then|also|i\s+want\s+you\s+to|i'?d\s+like\s+you\s+to|i\s+need\s+you\s+to)\s+)";
-    for p in [
-        format!(
-            r"{lead}(?:write|compose|create|generate|make(?:\s+up)?|produce|pen|craft|sing|recite)\s+(?:me\s+|us\s+)?(?:a|an|some|another|one|the)?\s*(?:[\w-]+\s+){{0,3}}?(?:poems?|poetry|stor(?:y|ies)|songs?|lyrics|essays?|raps?|limericks?|haikus?|sonnets?|ballads?|jingles?|slogans?|tweets?|screenplays?|fables?|fairy\s+tales?|jokes?|blog(?:\s+posts?)?|novels?)\b"
-        ),
-        format!(
-            r"{lead}(?:write|compose|create|generate|draft)\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?articles?\b(?:\s+(?:on|about|for))?"
-        ),
-        format!(
-            r"{lead}(?:write|generate|create)\s+(?:me\s+)?(?:a|an|some|the)?\s*(?:python|java|javascript|rust|sql|c\+\+|html)?\s*(?:code|program|script|function|query)\b"
-        ),
-    ] {
-        add(CreativeTask, false, &p);
-    }
-
-    // --- Opinion: the service's own view, a prediction, a choice made for the asker. Strong:
-    // "is the Constitution better than …? your opinion?" names the Constitution and still asks
-    // for what no text can say.
-    for p in [
-        r"\b(?:your|ur)\s+(?:own\s+)?(?:personal\s+|honest\s+|frank\s+)?(?:opinion|views?|take|thoughts)\b",
-        r"\bin\s+your\s+(?:opinion|view)\b|\bdo\s+you\s+personally\s+(?:think|feel|believe)\b",
-        r"\bplease\s+predict\b|\bpredict\s+(?:the|my|our|whether|if|what|who)\b|\b(?:my|our)\s+chances\s+(?:of|if|in|are)\b|\bwhat\s+are\s+(?:my|our)\s+chances\b",
-        r"\bwhich\s+(?:one\s+)?is\s+better\s+for\s+(?:me|us)\b",
-    ] {
-        add(Opinion, false, p);
-    }
-
-    // --- GeneralKnowledge: facts the text does not state.
-    for p in [
-        r"\bwho\s+(?:composed|wrote|penned|authored|designed|drafted|sang|painted|invented|discovered|founded)\b",
-        r"\bfather\s+of\s+(?:the\s+)?(?:nation|indian\s+constitution|constitution)\b|\barchitect\s+of\s+(?:the\s+)?(?:indian\s+)?constitution\b|\bdrafting\s+committee\b",
-        r"\bnational\s+(?:animal|bird|flower|fruit|tree|sport|game|river|aquatic\s+animal|heritage\s+animal|vegetable|calendar|song|reptile|mammal)\b",
-        // The weather as a noun ("the weather in Delhi"), not "weather" typed for "whether"
-        // ("weather the President can refuse …").
-        r"\brecipes?\b|\bhow\s+(?:do|to|can|should)\s+(?:i\s+|you\s+|we\s+)?(?:cook|bake)\b|\b(?:the|today'?s|tomorrow'?s)\s+weather\b|\bweather\s+(?:in|today|tomorrow|forecast|report|update|like|now)\b|\bforecast\b|\bwill\s+it\s+(?:rain|snow)\b",
-        r"\b(?:tell|give|share)\s+(?:me|us)\s+(?:a|an|another|some|one)?\s*(?:\w+\s+)?(?:jokes?|riddles?|fun\s+facts?|stor(?:y|ies))\b|\bjokes?\s+about\b",
-        r"\b(?:largest|smallest|biggest|longest|highest|tallest|deepest|oldest|most\s+populous|least\s+populous|richest|poorest)\s+(?:written\s+)?(?:rivers?|mountains?|peaks?|city|cities|lakes?|deserts?|dams?|bridges?|buildings?|states?|country|countries|constitutions?|animals?|birds?|oceans?|islands?|waterfalls?)\b",
-        r"\bwhat(?:'s|\s+is)\s+\d+\s*[-+*/x^]\s*\d+\b|\bsolve\s+(?:this|the)\s+(?:equation|sum|problem)\b",
-        r"\bsymptoms?\s+of\b|\bcure\s+for\b|\bhome\s+remed(?:y|ies)\b|\bmedicine\s+for\b|\blose\s+weight\b|\bweight\s+loss\b",
-        &format!(
-            r"\bwho\s+(?:was|were)\s+the\s+(?:first|last|previous|former|second|third|[a-z]+th|\d+(?:st|nd|rd|th))\s+(?:[a-z]+\s+)?{office}\b"
-        ),
-        r"\bwhen\s+did\s+india\s+(?:get|gain|achieve|win|become)\s+(?:its\s+)?independen",
-    ] {
-        add(GeneralKnowledge, false, p);
-    }
-    for p in [
-        r"\bcapital\s+(?:city\s+)?of\b",
-        &format!(r"\b{}\b", group(&w.person)),
-        &format!(r"\b{}\b", group(&w.sport)),
-        r"\bwhich\s+(?:stocks?|shares?|mutual\s+funds?|crypto(?:currency|currencies)?|coins?)\s+(?:should|to|are|is)\b|\bstocks?\s+(?:tips?|to\s+buy|price)\b|\bshare\s+price\b|\bhow\s+(?:do|should|can)\s+i\s+invest\b|\bbitcoin\b|\bcrypto(?:currency|currencies)?\b|\bmutual\s+funds?\b",
-    ] {
-        add(GeneralKnowledge, true, p);
-    }
-
-    // --- Case-sensitive rules (skipped for ALL-CAPS input).
-    let mut cased = |class, weak, pattern: &str| {
-        rules.push(Rule {
-            class,
-            weak,
-            cased: true,
-            re: cs(pattern),
-        })
-    };
-    cased(Injection, false, r"\bDAN\b");
-    cased(
-        OtherCountry,
-        false,
-        &format!(r"\b{country_abbr}(?:'s)?\s+(?i:(?:{inst_adj}\s+)?{institution})\b"),
-    );
-    cased(
-        OtherCountry,
-        false,
-        &format!(r"(?i:\b{institution}\s+(?:of|in)\s+(?:the\s+)?){country_abbr}(?:\W|$)"),
-    );
-    cased(
-        OtherCountry,
-        false,
-        &format!(
-            r"(?i:\b(?:does|do|did|is|was|has|have|had|can|could|will|would|should)\s+(?:the\s+)?){country_abbr}\s+(?i:have|has|allow|follow|use|need|require|recogni[sz]e|protect|guarantee|permit|elect|choose|appoint|let)\b"
-        ),
-    );
-    rules
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -944,6 +787,19 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_rules_file_loads_and_every_name_in_it_is_filled() {
+        let rules = build_rules();
+        assert!(rules.len() > 80, "{} rules", rules.len());
+        assert!(rules.iter().any(|r| r.cased) && rules.iter().any(|r| r.weak));
+        let names: BTreeMap<&str, String> = [("country", "(?:nepal|china)".to_string())].into();
+        assert_eq!(
+            fill(r"\b{country}\s+\w{0,40}", &names).as_deref(),
+            Ok(r"\b(?:nepal|china)\s+\w{0,40}")
+        );
+        assert_eq!(fill(r"\b{contry}\b", &names), Err("contry".to_string()));
+    }
     use OutOfScope::*;
 
     /// `data/scope.toml` parses; every list has entries, lowercase (but the case-sensitive
