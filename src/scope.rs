@@ -416,6 +416,28 @@ struct Words {
     sport: Vec<Alternative>,
 }
 
+impl Words {
+    /// The groups of alternatives, each by the name `data/scope_rules.toml` writes it with.
+    fn groups(&self) -> [(&'static str, &[Alternative]); 14] {
+        [
+            ("office", &self.office),
+            ("country", &self.country),
+            ("country_noun", &self.country_noun),
+            ("country_abbr", &self.country_abbr),
+            ("charter", &self.charter),
+            ("institution", &self.institution),
+            ("institution_adjective", &self.institution_adjective),
+            ("procedure_cue", &self.procedure_cue),
+            ("present_cue", &self.present_cue),
+            ("statute_abbreviation", &self.statute_abbreviation),
+            ("reported_case", &self.reported_case),
+            ("party", &self.party),
+            ("person", &self.person),
+            ("sport", &self.sport),
+        ]
+    }
+}
+
 /// One alternative of a group in `data/scope.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -483,26 +505,11 @@ struct RuleFile {
 fn build_rules() -> Vec<Rule> {
     let file: RuleFile = toml::from_str(include_str!("../data/scope_rules.toml"))
         .expect("data/scope_rules.toml is valid (a unit test loads it)");
-    let w = &*WORDS;
-    let mut names: BTreeMap<&str, String> = [
-        ("office", &w.office),
-        ("country", &w.country),
-        ("country_noun", &w.country_noun),
-        ("country_abbr", &w.country_abbr),
-        ("charter", &w.charter),
-        ("institution", &w.institution),
-        ("institution_adjective", &w.institution_adjective),
-        ("procedure_cue", &w.procedure_cue),
-        ("present_cue", &w.present_cue),
-        ("statute_abbreviation", &w.statute_abbreviation),
-        ("reported_case", &w.reported_case),
-        ("party", &w.party),
-        ("person", &w.person),
-        ("sport", &w.sport),
-    ]
-    .into_iter()
-    .map(|(name, alternatives)| (name, group(alternatives)))
-    .collect();
+    let mut names: BTreeMap<&str, String> = WORDS
+        .groups()
+        .into_iter()
+        .map(|(name, alternatives)| (name, group(alternatives)))
+        .collect();
     for (name, fragment) in &file.fragments {
         names.insert(name, fragment.clone());
     }
@@ -831,20 +838,7 @@ mod tests {
                 assert!(!list[..i].contains(x), "{name}: {x:?} is listed twice");
             }
         }
-        let groups = [
-            ("office", &w.office),
-            ("country", &w.country),
-            ("country_noun", &w.country_noun),
-            ("country_abbr", &w.country_abbr),
-            ("charter", &w.charter),
-            ("institution", &w.institution),
-            ("institution_adjective", &w.institution_adjective),
-            ("statute_abbreviation", &w.statute_abbreviation),
-            ("reported_case", &w.reported_case),
-            ("party", &w.party),
-            ("person", &w.person),
-            ("sport", &w.sport),
-        ];
+        let groups = w.groups();
         for (name, alternatives) in groups {
             assert!(!alternatives.is_empty(), "{name} is empty");
             let cased = name == "country_abbr";
