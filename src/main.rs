@@ -1418,7 +1418,8 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         if let Some(e) = &eligibility {
             v["eligibility"] = serde_json::to_value(e).unwrap_or_default();
         }
-        if let (Some(_), _) | (_, Some(_)) = &wordings {
+        // The answers' card exists only beside the search's (the same cases).
+        if wordings.0.is_some() {
             v["wording_groups"] = serde_json::json!({
                 "unpinned": wordings.0,
                 "answers": wordings.1,

@@ -969,26 +969,19 @@ fn group_readings(groups: &[Group]) -> Vec<(String, BTreeSet<String>)> {
             let refs = nyaya_ingest::refid::find_refs(&query);
             let spans: Vec<_> = refs.iter().map(|(_, at)| at.clone()).collect();
             let unnamed = without_spans(&query, &spans);
-            let mut terms = if refs.is_empty() {
+            let terms = if refs.is_empty() {
                 extract::terms(&expanded)
             } else {
                 extract::terms_beside_a_ref(&glossary.expand(&unnamed).expanded_query(&unnamed))
             };
-            for (r, _) in &refs {
-                terms.remove(&r.id.as_str().to_lowercase());
-            }
             (expanded, terms)
         })
         .collect()
 }
 
-/// `text` with the characters in the byte ranges `spans` blanked. A question in an Indian
-/// script is left whole: the ref scanner reads it in Latin letters, so its ranges are not
-/// this text's.
+/// `text` with the characters in the byte ranges `spans` blanked (the ref scanner's ranges,
+/// which are `text`'s even for a ref in an Indian script).
 fn without_spans(text: &str, spans: &[std::ops::Range<usize>]) -> String {
-    if text.chars().any(|c| ('\u{0900}'..='\u{0DFF}').contains(&c)) {
-        return text.to_string();
-    }
     text.char_indices()
         .map(|(i, c)| {
             if spans.iter().any(|r| r.contains(&i)) {
@@ -1455,7 +1448,7 @@ mod tests {
     use super::{lead_order, without_spans};
 
     #[test]
-    fn the_words_naming_a_ref_are_blanked_unless_the_question_is_in_an_indian_script() {
+    fn the_words_naming_a_ref_are_blanked_in_any_script() {
         let q = "Art. 243-D reservation in panchayats";
         let spans: Vec<_> = nyaya_ingest::refid::find_refs(q)
             .into_iter()
@@ -1464,11 +1457,15 @@ mod tests {
         let blanked = without_spans(q, &spans);
         assert!(!blanked.contains("243") && blanked.contains("reservation in panchayats"));
         let hi = "अनुच्छेद 21 क्या कहता है?";
-        let whole = [std::ops::Range {
-            start: 0,
-            end: hi.len(),
-        }];
-        assert_eq!(without_spans(hi, &whole), hi);
+        let spans: Vec<_> = nyaya_ingest::refid::find_refs(hi)
+            .into_iter()
+            .map(|(_, at)| at)
+            .collect();
+        let blanked = without_spans(hi, &spans);
+        assert!(
+            !blanked.contains("21") && blanked.contains("क्या कहता है"),
+            "{blanked}"
+        );
     }
 
     #[test]
