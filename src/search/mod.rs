@@ -933,12 +933,13 @@ fn fusion_lists(
     lists
 }
 
-/// The English question bank, when it moves this question's order. The bank holds single
-/// questions in English, which is also what the ranker it moves was fitted on. Romanised
-/// Hindi reaches MiniLM as its glossed English words, and those meet the bank's English
-/// questions too: with the bank, romanised Hindi questions written from the text
-/// (`eval/written/hi_fresh.jsonl`) led with the governing provision 0.519 → 0.594 of the
-/// time, and the dev paraphrases' romanised wordings 0.489 → 0.567 (ADR 0013, stop 40).
+/// The English question bank, when it moves this question's order: an English question's
+/// only. The bank holds single questions in English, which is also what the ranker it moves
+/// was fitted on. Romanised Hindi (as its glossed English words) was moved by it at stop 40:
+/// its questions written from the text led with the governing provision 0.519 → 0.594 of the
+/// time, but one must-refuse golden test question was then answered (answers' refusal
+/// accuracy 0.857 → 0.786), a test loss on a gated kind of figure; reverted at stop 41
+/// (ADR 0013).
 async fn english_question_bank(
     pool: &PgPool,
     models: &Models,
@@ -952,7 +953,7 @@ async fn english_question_bank(
         && opts.mode.rerank()
         && opts.second_stage == SecondStage::Learned
         && parts.is_empty()
-        && matches!(language, Language::English | Language::RomanisedHindi)
+        && language == Language::English
         && rerank_vector.is_some();
     if !applies {
         return None;
