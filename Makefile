@@ -109,12 +109,14 @@ ablate: db-up build ## Every mode and switch on the dev and test splits and the 
 	$(NYAYA) ingest
 	$(NYAYA) ablate
 
-train: db-up build ## Train the learned second stage on questions generated from the corpus (never the golden set); rewrites data/train/questions.jsonl and data/second_stage.json (ADR 0008)
+train: db-up build ## Fit the query adapter on the written questions (off by default; ADR 0014), then train the learned second stage on questions generated from the corpus (never the golden set); rewrites data/query_adapter.{json,bin}, data/train/questions.jsonl and data/second_stage.json (ADR 0008)
 	$(NYAYA) ingest
+	$(NYAYA) train-adapter
 	$(NYAYA) train
 
-train-check: db-up build ## Retrain and check the result matches the shipped model within the tolerance
+train-check: db-up build ## Refit both and check each matches the shipped one within its tolerance
 	$(NYAYA) ingest
+	$(NYAYA) train-adapter --check
 	$(NYAYA) train --check
 
 bench: db-up build ## Parse benchmark (criterion) and search latency per mode over the golden questions

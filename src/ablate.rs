@@ -41,6 +41,14 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.second_stage = SecondStage::Rescore;
             o.rerank_depth = 10;
         }),
+        with("hybrid+rerank + query adapter", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.query_adapter = true;
+        }),
+        with("dense + query adapter", &|o| {
+            o.mode = Mode::Dense;
+            o.query_adapter = true;
+        }),
         with("hybrid+rerank − question bank", &|o| {
             o.mode = Mode::HybridRerank;
             o.bank_weight = 0.0;

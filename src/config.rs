@@ -129,6 +129,12 @@ pub struct Config {
     #[arg(long, env = "NYAYA_SCOPE_BANK", global = true, default_value_t = true, action = clap::ArgAction::Set)]
     pub scope_bank: bool,
 
+    /// Search an English question's vector as the query adapter maps it, and score the quoted
+    /// clauses with it (data/query_adapter.*, fitted by `nyaya train-adapter`; ADR 0014). Off by
+    /// default: measured, it did not carry to the golden test split.
+    #[arg(long, env = "NYAYA_QUERY_ADAPTER", global = true, default_value_t = SearchOptions::default().query_adapter, action = clap::ArgAction::Set)]
+    pub query_adapter: bool,
+
     /// A cross-encoder folder (ONNX + tokenizer files + nyaya-reranker.json), e.g.
     /// bge-reranker-v2-m3. Optional; nothing ships it.
     #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
@@ -311,6 +317,7 @@ impl Config {
             bank_weight: self.bank_weight,
             multilingual_bank_weight: self.multilingual_bank_weight,
             scope_bank: self.scope_bank,
+            query_adapter: self.query_adapter,
             rrf_k: self.rrf_k,
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,

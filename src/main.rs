@@ -149,6 +149,17 @@ enum Command {
         #[arg(long, value_enum, default_value = "generated")]
         teacher: nyaya::train::Teacher,
     },
+    /// Fit the query adapter on the hand-written questions (data/train/written.jsonl, their
+    /// near-copies of evaluated questions left out): writes data/query_adapter.json and .bin.
+    TrainAdapter {
+        /// Refit and compare with the shipped adapter instead of writing (exit 1 when an entry
+        /// differs by more than the tolerance, or the data's hash differs).
+        #[arg(long)]
+        check: bool,
+        /// Where the description goes (the matrix goes beside it, `.bin`).
+        #[arg(long, default_value = "data/query_adapter.json")]
+        out: PathBuf,
+    },
     /// Run every mode and switch over a split and write the ablation ADR.
     Ablate {
         #[command(flatten)]
@@ -713,6 +724,7 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             model,
             teacher,
         } => train_command(&cfg, check, &questions, &model, teacher).await,
+        Command::TrainAdapter { check, out } => train_adapter_command(&cfg, check, &out).await,
         Command::Calibrate { set } => calibrate_command(&cfg, &set).await,
         Command::Diff {
             from,
@@ -1534,6 +1546,82 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         );
     }
     Ok(code)
+}
+
+/// `nyaya train-adapter`: embed, hold out, fit; write (or `--check` against) the shipped
+/// query adapter.
+async fn train_adapter_command(
+    cfg: &Config,
+    check: bool,
+    out: &std::path::Path,
+) -> Result<ExitCode, AppError> {
+    use nyaya::search::adapter::{AdapterInfo, QueryAdapter};
+    use nyaya::train::{self, adapter};
+    let started = std::time::Instant::now();
+    let pool = db::connect(&cfg.database_url).await?;
+    let embedder = nyaya::embed::OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?;
+    let train::AdapterData {
+        problem,
+        held_out,
+        edition,
+        data_sha256,
+    } = train::adapter_problem(&pool, &embedder).await?;
+    let questions = problem.questions.nrows();
+    eprintln!(
+        "{questions} written questions ({held_out} held out: near-copies of evaluated questions), {} chunks of {edition}",
+        problem.chunks.nrows()
+    );
+    let fitted = tokio::task::spawn_blocking(move || adapter::fit(&problem))
+        .await
+        .map_err(|e| AppError::Resource(format!("fitting failed: {e}")))?;
+    let matrix: Vec<f32> = fitted.matrix.iter().copied().collect();
+    let bytes: Vec<u8> = matrix.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let info = AdapterInfo {
+        model_id: nyaya::embed::Embedder::manifest(&embedder).id.clone(),
+        dim: fitted.matrix.nrows(),
+        data_sha256,
+        questions,
+        held_out,
+        edition,
+        l2: adapter::L2,
+        temperature: adapter::TEMPERATURE,
+        steps: adapter::STEPS,
+        learning_rate: adapter::LEARNING_RATE,
+        loss: fitted.loss,
+        top1_before: fitted.top1_before,
+        top1_after: fitted.top1_after,
+        matrix_sha256: nyaya_ingest::sha256_hex(&bytes),
+    };
+    eprintln!(
+        "fitted in {} steps: loss {:.4}, training top-1 chunk {:.3} -> {:.3} ({:.0} s in all)",
+        info.steps,
+        info.loss,
+        info.top1_before,
+        info.top1_after,
+        started.elapsed().as_secs_f64()
+    );
+    let shipped = QueryAdapter::builtin().map_err(AppError::Resource)?;
+    if check {
+        let d = adapter::distance(&matrix, shipped.matrix());
+        let same_data = shipped.info.data_sha256 == info.data_sha256;
+        println!(
+            "refitted vs shipped: data {}, largest entry difference {d:.2e} (tolerance {})",
+            if same_data { "identical" } else { "differs" },
+            adapter::TOLERANCE
+        );
+        return Ok(if same_data && d <= adapter::TOLERANCE {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    let json = serde_json::to_string_pretty(&info).unwrap_or_default() + "\n";
+    train::write(out, &json)?;
+    let bin = out.with_extension("bin");
+    std::fs::write(&bin, &bytes)
+        .map_err(|e| AppError::Resource(format!("{}: {e}", bin.display())))?;
+    println!("wrote {} and {}", out.display(), bin.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `nyaya train`: generate, mine, fit; write (or `--check` against) the shipped model.

@@ -28,6 +28,35 @@ fn minilm_embeds_offline_and_ranks_by_meaning() {
     assert!(cos(&q, &passages[0]) > cos(&q, &passages[1]) + 0.1);
 }
 
+/// The shipped query adapter was fitted for the bundled model (else the search would never
+/// apply it), and it moves a question in users' words towards the provision that answers it:
+/// "top lawyer" is nowhere in Article 76, which the adapter learned from other wordings.
+#[test]
+fn the_shipped_query_adapter_belongs_to_the_bundled_model() {
+    use nyaya::search::adapter::QueryAdapter;
+    let e = OnnxEmbedder::load(&common::model_dir(), &common::ort_lib())
+        .expect("model (run `make setup`)");
+    let a = QueryAdapter::for_model(&e.manifest().id).expect("the adapter is the bundled model's");
+    let q = e
+        .embed_query("Who is the central government's top lawyer and who picks them?")
+        .unwrap();
+    let passages = e
+        .embed_passages(&[
+            "Attorney-General for India\n(1) The President shall appoint a person who is qualified to be appointed a Judge of the Supreme Court to be Attorney-General for India.".into(),
+            "Advocate-General for the State\n(1) The Governor of each State shall appoint a person who is qualified to be appointed a Judge of a High Court to be Advocate-General for the State.".into(),
+        ])
+        .unwrap();
+    let mapped = a.apply(&q);
+    assert!((cos(&mapped, &mapped) - 1.0).abs() < 1e-4, "unit vectors");
+    let margin = |v: &[f32]| cos(v, &passages[0]) - cos(v, &passages[1]);
+    assert!(
+        margin(&mapped) > margin(&q),
+        "the Union's officer: {} as embedded, {} as mapped",
+        margin(&q),
+        margin(&mapped)
+    );
+}
+
 /// A batch is embedded in length order but answered in input order, and each vector is what
 /// the text gets alone (padding is masked out).
 #[test]

@@ -890,6 +890,17 @@ async fn span_similarities(
     })
     .await
     .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
+    // The question as the search's dense leg read it, mapped by the query adapter: on dev it
+    // chose the clause that carries the answer a little more often (ADR 0014).
+    let adapter = a
+        .search
+        .query_adapter
+        .then(|| crate::search::adapter::QueryAdapter::for_model(&m.id))
+        .flatten();
+    let query_vectors: Vec<Vec<f32>> = match adapter {
+        Some(ad) => query_vectors.iter().map(|q| ad.apply(q)).collect(),
+        None => query_vectors,
+    };
     let mut out = Vec::new();
     let mut at = 0;
     for (p, qi) in prepared.iter().zip(q_index) {

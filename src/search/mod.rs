@@ -4,6 +4,7 @@
 //! provisions that never outrank a hit. The question's everyday words are expanded into the
 //! text's own by the [`glossary`] before either leg sees them.
 
+pub mod adapter;
 pub mod bank;
 pub mod features;
 pub mod fusion;
@@ -179,6 +180,10 @@ pub struct SearchOptions {
     /// How far the multilingual bank moves the fused order of a question in an Indian script
     /// ([`bank::DEFAULT_MULTILINGUAL_WEIGHT`]; 0 is off).
     pub multilingual_bank_weight: f64,
+    /// Search the English model's question vectors as the query adapter maps them, and let
+    /// the answer score clauses with them ([`adapter`]; ADR 0014). The learned stage, fitted
+    /// on the model's own cosines, reads the model's own vector either way.
+    pub query_adapter: bool,
     /// Refuse a question whose closest bank questions are ones the text does not answer
     /// ([`bank::QuestionBank::scope_vote`]).
     pub scope_bank: bool,
@@ -244,6 +249,9 @@ impl Default for SearchOptions {
             bank_weight: bank::DEFAULT_WEIGHT,
             multilingual_bank_weight: bank::DEFAULT_MULTILINGUAL_WEIGHT,
             scope_bank: true,
+            // Off: on the golden test split it cost two first citations and a refusal while
+            // it gained on dev and the fresh English set (ADR 0014).
+            query_adapter: false,
             bank_holdout: None,
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
@@ -600,6 +608,10 @@ struct DenseLists {
     multilingual: bool,
     /// A romanised question's best cosine as glossed, for the coverage judgement only.
     coverage_floor: Option<f64>,
+    /// When the query adapter moved the searched vectors: the best cosine any chunk reached
+    /// with a question text's own vector, which is what the "not covered" threshold was
+    /// calibrated on (the lists' scores are the adapted vectors').
+    own_closeness: Option<f64>,
 }
 
 /// The dense leg: the question's texts embedded in one batch ([`dense_plan`]), each searched
@@ -654,27 +666,73 @@ async fn dense_leg(
             None => dense_plan(q.query, q.parts, q.texts),
         },
     };
+    let model_id = &embedder.manifest().id;
+    // An English question (not romanised Hindi) is searched as the query adapter maps the
+    // question as written, and its parts, which is what the adapter was fitted on: mapped, the
+    // glossary-expanded text does no better than the text the model reads today (ADR 0014).
+    // The expanded texts are still embedded: their vectors are what the "not covered"
+    // threshold, the learned stage and the question bank were calibrated on.
+    let adapter = (multilingual.is_none() && romanised.is_none() && opts.query_adapter)
+        .then(|| adapter::QueryAdapter::for_model(model_id))
+        .flatten();
+    let as_written: Vec<String> = match adapter {
+        None => Vec::new(),
+        Some(_) if words(q.query) > LONG_QUERY_WORDS && !q.parts.is_empty() => plan.texts.clone(),
+        Some(_) => std::iter::once(q.query.to_string())
+            .chain(q.parts.iter().cloned())
+            .collect(),
+    };
+    let question_texts = plan.texts.len();
     let mut dense_texts = plan.texts;
     dense_texts.extend(q.dense_hint.map(str::to_string));
+    let hint_at = question_texts..dense_texts.len();
+    dense_texts.extend(as_written);
     let t = Instant::now();
-    let vectors = embed_queries(embedder, &dense_texts).await?;
+    let mut vectors = embed_queries(embedder, &dense_texts).await?;
     let embed_ms = ms(t);
     let t = Instant::now();
-    let model_id = &embedder.manifest().id;
-    let mut lists =
-        futures::future::try_join_all(vectors.iter().enumerate().map(|(i, v)| async move {
-            // Of the coverage-only list only the best score is read.
-            let depth = if romanised.is_some() && i == 1 {
-                1
-            } else {
-                opts.depth
-            };
+    let coverage_only = |i: usize| romanised.is_some() && i == 1;
+    // What each list searches, at what depth: without the adapter, every text's vector (of the
+    // coverage-only one, only the best score is read); with it, the mapped vectors of the
+    // question as written, then the hint's own.
+    let searched: Vec<(Vec<f32>, usize)> = match adapter {
+        None => vectors
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.clone(), if coverage_only(i) { 1 } else { opts.depth }))
+            .collect(),
+        Some(a) => vectors[hint_at.end..]
+            .iter()
+            .map(|v| (a.apply(v), opts.depth))
+            .chain(
+                vectors[hint_at.clone()]
+                    .iter()
+                    .map(|v| (v.clone(), opts.depth)),
+            )
+            .collect(),
+    };
+    vectors.truncate(hint_at.end);
+    let (mut lists, own_best) = tokio::try_join!(
+        futures::future::try_join_all(searched.iter().map(|(v, depth)| async move {
             match multilingual {
-                Some(_) => legs::multilingual(pool, doc, v, model_id, depth).await,
-                None => legs::dense(pool, doc, v, model_id, depth).await,
+                Some(_) => legs::multilingual(pool, doc, v, model_id, *depth).await,
+                None => legs::dense(pool, doc, v, model_id, *depth).await,
             }
-        }))
-        .await?;
+        })),
+        // The closeness the threshold reads: the expanded texts' own vectors, best chunk only.
+        futures::future::try_join_all(
+            vectors[..question_texts]
+                .iter()
+                .filter(|_| adapter.is_some())
+                .map(|v| legs::dense(pool, doc, v, model_id, 1))
+        )
+    )?;
+    let own_closeness = adapter.map(|_| {
+        own_best
+            .iter()
+            .filter_map(|l| l.first().map(|(_, s)| f64::from(*s)))
+            .fold(0.0, f64::max)
+    });
     let coverage_only = romanised.map(|_| lists.remove(1));
     let coverage_floor = coverage_only.and_then(|l| l.first().map(|(_, s)| f64::from(*s)));
     let dense_ms = ms(t);
@@ -687,6 +745,7 @@ async fn dense_leg(
         dense_ms,
         multilingual: multilingual.is_some(),
         coverage_floor,
+        own_closeness,
     })
 }
 
@@ -777,6 +836,7 @@ pub async fn search_with_hint(
         dense_ms,
         multilingual,
         coverage_floor,
+        own_closeness,
     } = dense;
     // The second stage reads the English model's vectors: a multilingual question vector
     // cannot be compared with them, so such a question keeps the fused order.
@@ -855,6 +915,7 @@ pub async fn search_with_hint(
         &legs_out,
         question_dense_lists,
         coverage_floor,
+        own_closeness,
         multilingual,
         rerank_vector,
     )
@@ -977,15 +1038,21 @@ async fn judge_coverage(
     lists: &[(Leg, Vec<(RefId, f32)>)],
     question_dense_lists: usize,
     coverage_floor: Option<f64>,
+    own_closeness: Option<f64>,
     multilingual: bool,
     rerank_vector: Option<&[f32]>,
 ) -> Coverage {
     let confidence = opts.mode.dense().then(|| {
-        lists
-            .iter()
-            .filter(|(l, _)| *l == Leg::Dense)
-            .take(question_dense_lists)
-            .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
+        own_closeness
+            .into_iter()
+            .chain(
+                lists
+                    .iter()
+                    .filter(|(l, _)| *l == Leg::Dense)
+                    .take(question_dense_lists)
+                    .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
+                    .filter(|_| own_closeness.is_none()),
+            )
             .chain(coverage_floor)
             .fold(0.0, f64::max)
     });

@@ -17,6 +17,7 @@
 //! HNSW index can differ between ingests, so across ingests the weights agree within the
 //! tolerance `--check` uses).
 
+pub mod adapter;
 pub mod fit;
 pub mod questions;
 
@@ -167,6 +168,133 @@ pub fn held_out_questions() -> Result<BTreeSet<String>, AppError> {
         }
     }
     Ok(out)
+}
+
+/// Every English question an evaluation asks, as written: the golden set (both splits), its
+/// paraphrases and their romanised wordings, the outside refusal sets and the fresh English
+/// set. The query adapter never trains on a near-copy of one ([`adapter::HOLDOUT_COSINE`]).
+pub fn evaluated_questions() -> Result<Vec<String>, AppError> {
+    let golden = nyaya_eval::GoldenSet::load(nyaya_eval::default_golden_path())
+        .map_err(|e| AppError::BadRequest(format!("golden set: {e}")))?;
+    let paraphrases = nyaya_eval::ParaphraseSet::load(
+        nyaya_eval::paraphrase::default_paraphrases_path(),
+        &golden,
+    )
+    .map_err(|e| AppError::BadRequest(format!("paraphrases: {e}")))?;
+    let mut out: Vec<String> = golden.cases().iter().map(|c| c.question.clone()).collect();
+    for g in paraphrases.groups() {
+        out.extend(
+            g.wordings()
+                .chain(g.romanised_hindi.as_deref())
+                .map(str::to_string),
+        );
+    }
+    for file in [
+        include_str!("../../eval/outside/scope.jsonl"),
+        include_str!("../../eval/outside/scope_fresh.jsonl"),
+        include_str!("../../eval/written/en_fresh.jsonl"),
+    ] {
+        for line in file.lines().filter(|l| !l.trim().is_empty()) {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .map_err(|e| AppError::BadRequest(format!("an evaluated case: {e}")))?;
+            if let Some(q) = v["question"].as_str() {
+                out.push(q.to_string());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// What the query adapter is fitted on.
+pub struct AdapterData {
+    pub problem: adapter::Problem,
+    /// Written questions left out as near-copies of evaluated ones.
+    pub held_out: usize,
+    /// The edition whose chunks are the targets, by its date.
+    pub edition: String,
+    /// sha256 of `data/train/written.jsonl`.
+    pub data_sha256: String,
+}
+
+/// The adapter's training problem from the newest edition's chunk vectors and the written
+/// questions, near-copies of evaluated questions left out.
+///
+/// # Errors
+/// The edition has no vectors of `embedder`'s model, or a written question names a provision
+/// it does not hold.
+pub async fn adapter_problem(
+    pool: &PgPool,
+    embedder: &dyn crate::embed::Embedder,
+) -> AppResult<AdapterData> {
+    use ndarray::Array2;
+    let edition = store::resolve_edition(pool, None).await?;
+    let model_id = embedder.manifest().id.clone();
+    // In reading order, so that the fit sums in the same order on every run.
+    let rows: Vec<(String, Vec<f32>)> = sqlx::query_as(
+        "SELECT c.ref_id, c.embedding::real[] FROM chunks c
+         JOIN provisions p ON p.document_id = c.document_id AND p.ref_id = c.ref_id
+         WHERE c.document_id = $1 AND c.embedding_model = $2 AND c.embedding IS NOT NULL
+         ORDER BY p.ordinal, c.seq",
+    )
+    .bind(edition.document_id)
+    .bind(&model_id)
+    .fetch_all(pool)
+    .await?;
+    if rows.is_empty() {
+        return Err(AppError::ModelUnavailable(format!(
+            "the edition of {} has no chunk vectors of {model_id}; run `nyaya ingest`",
+            edition.date
+        )));
+    }
+    let dim = rows[0].1.len();
+    let to_matrix = |vectors: Vec<Vec<f32>>| -> AppResult<Array2<f32>> {
+        let n = vectors.len();
+        Array2::from_shape_vec((n, dim), vectors.into_iter().flatten().collect())
+            .map_err(|e| AppError::Resource(format!("vectors of unequal length: {e}")))
+    };
+    let refs: Vec<String> = rows.iter().map(|(r, _)| r.clone()).collect();
+    let chunks = to_matrix(rows.into_iter().map(|(_, v)| v).collect())?;
+    let written = written()?;
+    let embed = |texts: Vec<String>| -> AppResult<Array2<f32>> {
+        let prefix = &embedder.manifest().query_prefix;
+        let q: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+        let mut out = Vec::with_capacity(q.len());
+        for batch in q.chunks(64) {
+            out.extend(embedder.embed_raw(batch)?);
+        }
+        to_matrix(out)
+    };
+    let questions = embed(written.iter().map(|g| g.question.clone()).collect())?;
+    let evaluated = embed(evaluated_questions()?)?;
+    let near = adapter::near_copies(&questions, &evaluated);
+    let mut kept_rows = Vec::new();
+    let mut positives = Vec::new();
+    for (i, g) in written.iter().enumerate() {
+        let own: Vec<usize> = (0..refs.len()).filter(|&j| refs[j] == g.ref_id).collect();
+        if own.is_empty() {
+            return Err(AppError::UnknownRef {
+                query: g.ref_id.clone(),
+            });
+        }
+        if !near[i] {
+            kept_rows.push(i);
+            positives.push(own);
+        }
+    }
+    let held_out = written.len() - kept_rows.len();
+    let problem = adapter::Problem {
+        questions: questions.select(ndarray::Axis(0), &kept_rows),
+        chunks,
+        positives,
+    };
+    Ok(AdapterData {
+        problem,
+        held_out,
+        edition: edition.date.to_string(),
+        data_sha256: nyaya_ingest::sha256_hex(WRITTEN_JSONL.as_bytes()),
+    })
 }
 
 /// The JSONL text of the generated questions (the file the model's hash is of).
@@ -321,6 +449,19 @@ mod tests {
             .filter(|q| held.contains(&questions::normalise(q)))
             .collect();
         assert!(asked.is_empty(), "{asked:?}");
+    }
+
+    /// The shipped query adapter was fitted on the shipped written questions: a change to the
+    /// file needs `make train` (the adapter, then the learned stage that reads its cosines).
+    #[test]
+    fn the_shipped_adapter_was_fitted_on_the_shipped_written_questions() {
+        let a = crate::search::adapter::QueryAdapter::builtin().expect("the adapter loads");
+        assert_eq!(
+            a.info.data_sha256,
+            nyaya_ingest::sha256_hex(WRITTEN_JSONL.as_bytes())
+        );
+        assert_eq!(a.info.steps, adapter::STEPS);
+        assert!(a.info.top1_after > a.info.top1_before);
     }
 
     /// The shipped training data never asks a golden or paraphrase question, and the shipped
