@@ -447,6 +447,18 @@ fn dense_plan(query: &str, parts: &[String], expanded: &[String]) -> DensePlan {
     }
 }
 
+/// What the dense leg searches through the query adapter: the question as written and its
+/// parts as written, or, for a long story, the plan's texts (already its last parts as
+/// written).
+fn texts_as_written(query: &str, parts: &[String], plan: &DensePlan) -> Vec<String> {
+    if !parts.is_empty() && words(query) > LONG_QUERY_WORDS {
+        return plan.texts.clone();
+    }
+    std::iter::once(query.to_string())
+        .chain(parts.iter().cloned())
+        .collect()
+}
+
 fn words(s: &str) -> usize {
     s.split_whitespace().count()
 }
@@ -668,19 +680,15 @@ async fn dense_leg(
     };
     let model_id = &embedder.manifest().id;
     // An English question (not romanised Hindi) is searched as the query adapter maps the
-    // question as written, and its parts, which is what the adapter was fitted on: mapped, the
-    // glossary-expanded text does no better than the text the model reads today (ADR 0014).
-    // The expanded texts are still embedded: their vectors are what the "not covered"
-    // threshold, the learned stage and the question bank were calibrated on.
+    // question as written, which is what the adapter was fitted on (ADR 0014). The expanded
+    // texts are still embedded: their vectors are what the "not covered" threshold, the learned
+    // stage and the question bank were calibrated on.
     let adapter = (multilingual.is_none() && romanised.is_none() && opts.query_adapter)
         .then(|| adapter::QueryAdapter::for_model(model_id))
         .flatten();
-    let as_written: Vec<String> = match adapter {
+    let as_written = match adapter {
+        Some(_) => texts_as_written(q.query, q.parts, &plan),
         None => Vec::new(),
-        Some(_) if words(q.query) > LONG_QUERY_WORDS && !q.parts.is_empty() => plan.texts.clone(),
-        Some(_) => std::iter::once(q.query.to_string())
-            .chain(q.parts.iter().cloned())
-            .collect(),
     };
     let question_texts = plan.texts.len();
     let mut dense_texts = plan.texts;
@@ -1368,6 +1376,39 @@ mod tests {
         assert!(coverage(q, true, Some(0.9), t, Some(vote(0.2))).covered);
         let c = coverage(q, false, Some(0.9), t, Some(vote(0.0)));
         assert!(c.covered && c.out_of_scope.is_none() && c.bank_margin == Some(0.0));
+    }
+
+    #[test]
+    fn the_adapter_reads_the_question_as_written() {
+        let expanded = vec!["who is the cag comptroller and auditor-general".to_string()];
+        let plan = dense_plan("who is the cag", &[], &expanded);
+        assert_eq!(
+            texts_as_written("who is the cag", &[], &plan),
+            vec!["who is the cag"]
+        );
+        let parts = vec!["who is the cag".to_string(), "who appoints him".to_string()];
+        let expanded = vec![
+            "whole expanded".to_string(),
+            "who is the cag comptroller and auditor-general".to_string(),
+            "who appoints him".to_string(),
+        ];
+        let q = "who is the cag and who appoints him";
+        let plan = dense_plan(q, &parts, &expanded);
+        assert_eq!(
+            texts_as_written(q, &parts, &plan),
+            vec![q, "who is the cag", "who appoints him"]
+        );
+        let story = "word ".repeat(LONG_QUERY_WORDS) + "what now";
+        let parts = vec!["first part".to_string(), "second".into(), "what now".into()];
+        let plan = dense_plan(
+            &story,
+            &parts,
+            &[story.clone(), "a".into(), "b".into(), "c".into()],
+        );
+        assert_eq!(
+            texts_as_written(&story, &parts, &plan),
+            vec!["second", "what now"]
+        );
     }
 
     #[test]

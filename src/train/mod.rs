@@ -148,32 +148,9 @@ pub fn overlaps(question: &str, held_out: &BTreeSet<String>) -> bool {
     })
 }
 
-/// Every golden question and every wording of the paraphrase suite, normalised.
-pub fn held_out_questions() -> Result<BTreeSet<String>, AppError> {
-    let golden = nyaya_eval::GoldenSet::load(nyaya_eval::default_golden_path())
-        .map_err(|e| AppError::BadRequest(format!("golden set: {e}")))?;
-    let paraphrases = nyaya_eval::ParaphraseSet::load(
-        nyaya_eval::paraphrase::default_paraphrases_path(),
-        &golden,
-    )
-    .map_err(|e| AppError::BadRequest(format!("paraphrases: {e}")))?;
-    let mut out: BTreeSet<String> = golden
-        .cases()
-        .iter()
-        .map(|c| questions::normalise(&c.question))
-        .collect();
-    for g in paraphrases.groups() {
-        for w in g.wordings().chain(g.romanised_hindi.as_deref()) {
-            out.insert(questions::normalise(w));
-        }
-    }
-    Ok(out)
-}
-
-/// Every English question an evaluation asks, as written: the golden set (both splits), its
-/// paraphrases and their romanised wordings, the outside refusal sets and the fresh English
-/// set. The query adapter never trains on a near-copy of one ([`adapter::HOLDOUT_COSINE`]).
-pub fn evaluated_questions() -> Result<Vec<String>, AppError> {
+/// Every golden question (both splits) and every wording of the paraphrase suite, romanised
+/// ones too, as written.
+fn golden_and_paraphrase_questions() -> Result<Vec<String>, AppError> {
     let golden = nyaya_eval::GoldenSet::load(nyaya_eval::default_golden_path())
         .map_err(|e| AppError::BadRequest(format!("golden set: {e}")))?;
     let paraphrases = nyaya_eval::ParaphraseSet::load(
@@ -189,9 +166,28 @@ pub fn evaluated_questions() -> Result<Vec<String>, AppError> {
                 .map(str::to_string),
         );
     }
+    Ok(out)
+}
+
+/// Every golden question and every wording of the paraphrase suite, normalised.
+pub fn held_out_questions() -> Result<BTreeSet<String>, AppError> {
+    Ok(golden_and_paraphrase_questions()?
+        .iter()
+        .map(|q| questions::normalise(q))
+        .collect())
+}
+
+/// Every question an evaluation asks, as written: the golden set and its paraphrases, the
+/// outside refusal sets (`eval/outside/scope.jsonl`, `eval/outside/scope_fresh.jsonl`), the
+/// multilingual golden set and the fresh English set (`eval/written/en_fresh.jsonl`). The
+/// question bank never repeats one, and the query adapter never trains on a near-copy of one
+/// ([`adapter::HOLDOUT_COSINE`]).
+pub fn evaluated_questions() -> Result<Vec<String>, AppError> {
+    let mut out = golden_and_paraphrase_questions()?;
     for file in [
         include_str!("../../eval/outside/scope.jsonl"),
         include_str!("../../eval/outside/scope_fresh.jsonl"),
+        include_str!("../../eval/golden/multilingual.jsonl"),
         include_str!("../../eval/written/en_fresh.jsonl"),
     ] {
         for line in file.lines().filter(|l| !l.trim().is_empty()) {
@@ -421,25 +417,14 @@ mod tests {
     }
 
     /// Neither side of the question bank (answerable, unanswerable) repeats a question the
-    /// evaluation asks: the golden set, its paraphrases, the two outside refusal sets
-    /// (`eval/outside/scope.jsonl`, `eval/outside/scope_fresh.jsonl`), the multilingual
-    /// golden set or the fresh English written set (`eval/written/en_fresh.jsonl`).
+    /// evaluation asks ([`evaluated_questions`]).
     #[test]
     fn the_bank_never_repeats_an_evaluated_question() {
-        let mut held = held_out_questions().expect("golden set and paraphrases load");
-        for file in [
-            include_str!("../../eval/outside/scope.jsonl"),
-            include_str!("../../eval/outside/scope_fresh.jsonl"),
-            include_str!("../../eval/golden/multilingual.jsonl"),
-            include_str!("../../eval/written/en_fresh.jsonl"),
-        ] {
-            for line in file.lines().filter(|l| !l.trim().is_empty()) {
-                let v: serde_json::Value = serde_json::from_str(line).expect("an evaluated case");
-                held.insert(questions::normalise(
-                    v["question"].as_str().unwrap_or_default(),
-                ));
-            }
-        }
+        let held: BTreeSet<String> = evaluated_questions()
+            .expect("the evaluated sets load")
+            .iter()
+            .map(|q| questions::normalise(q))
+            .collect();
         let bank = written().expect("data/train/written.jsonl parses");
         let unanswerable = crate::search::bank::shipped_out_of_scope();
         let asked: Vec<&str> = bank
