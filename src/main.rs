@@ -1555,7 +1555,7 @@ async fn train_adapter_command(
     check: bool,
     out: &std::path::Path,
 ) -> Result<ExitCode, AppError> {
-    use nyaya::search::adapter::{AdapterInfo, QueryAdapter};
+    use nyaya::search::adapter::{matrix_bytes, AdapterInfo, QueryAdapter};
     use nyaya::train::{self, adapter};
     let started = std::time::Instant::now();
     let pool = db::connect(&cfg.database_url).await?;
@@ -1575,7 +1575,7 @@ async fn train_adapter_command(
         .await
         .map_err(|e| AppError::Resource(format!("fitting failed: {e}")))?;
     let matrix: Vec<f32> = fitted.matrix.iter().copied().collect();
-    let bytes: Vec<u8> = matrix.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let bytes = matrix_bytes(&matrix);
     let info = AdapterInfo {
         model_id: nyaya::embed::Embedder::manifest(&embedder).id.clone(),
         dim: fitted.matrix.nrows(),
@@ -1600,8 +1600,8 @@ async fn train_adapter_command(
         info.top1_after,
         started.elapsed().as_secs_f64()
     );
-    let shipped = QueryAdapter::builtin().map_err(AppError::Resource)?;
     if check {
+        let shipped = QueryAdapter::builtin().map_err(AppError::Resource)?;
         let d = adapter::distance(&matrix, shipped.matrix());
         let same_data = shipped.info.data_sha256 == info.data_sha256;
         println!(

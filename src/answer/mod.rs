@@ -890,8 +890,8 @@ async fn span_similarities(
     })
     .await
     .map_err(|e| AppError::Resource(format!("embedding task failed: {e}")))??;
-    // The question as the search's dense leg read it, mapped by the query adapter: on dev it
-    // chose the clause that carries the answer a little more often (ADR 0014).
+    // With the query adapter on, the expanded question is mapped by it: on dev it chose the
+    // clause that carries the answer a little more often (ADR 0014).
     let adapter = a
         .search
         .query_adapter

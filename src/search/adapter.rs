@@ -61,6 +61,11 @@ const BUILTIN_MATRIX: &[u8] = include_bytes!("../../data/query_adapter.bin");
 static BUILTIN: LazyLock<Result<QueryAdapter, String>> =
     LazyLock::new(|| QueryAdapter::from_parts(BUILTIN_INFO, BUILTIN_MATRIX));
 
+/// A matrix as its file holds it: row-major, little-endian f32.
+pub fn matrix_bytes(matrix: &[f32]) -> Vec<u8> {
+    matrix.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
 impl QueryAdapter {
     /// Reads an adapter from its description and its matrix file.
     ///
@@ -93,8 +98,8 @@ impl QueryAdapter {
         })
     }
 
-    /// An adapter from a fitted matrix (row-major `dim × dim`).
-    pub fn new(info: AdapterInfo, matrix: Vec<f32>) -> QueryAdapter {
+    #[cfg(test)]
+    fn new(info: AdapterInfo, matrix: Vec<f32>) -> QueryAdapter {
         QueryAdapter { info, matrix }
     }
 
@@ -144,7 +149,7 @@ mod tests {
     use super::*;
 
     fn info(dim: usize, matrix: &[f32]) -> AdapterInfo {
-        let bytes: Vec<u8> = matrix.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes = matrix_bytes(matrix);
         AdapterInfo {
             model_id: "m".into(),
             dim,
@@ -199,7 +204,7 @@ mod tests {
         let m = vec![0.0f32, 1.0, 0.0, 0.0];
         let i = info(2, &m);
         let json = serde_json::to_string(&i).unwrap();
-        let bytes: Vec<u8> = m.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes = matrix_bytes(&m);
         assert!(QueryAdapter::from_parts(&json, &bytes).is_ok());
         assert!(QueryAdapter::from_parts(&json, &bytes[..12]).is_err());
         let mut other = bytes.clone();

@@ -17,6 +17,7 @@ mod results;
 pub mod spell;
 pub mod split;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -696,30 +697,32 @@ async fn dense_leg(
     let hint_at = question_texts..dense_texts.len();
     dense_texts.extend(as_written);
     let t = Instant::now();
-    let mut vectors = embed_queries(embedder, &dense_texts).await?;
+    let vectors = embed_queries(embedder, &dense_texts).await?;
     let embed_ms = ms(t);
     let t = Instant::now();
     let coverage_only = |i: usize| romanised.is_some() && i == 1;
     // What each list searches, at what depth: without the adapter, every text's vector (of the
     // coverage-only one, only the best score is read); with it, the mapped vectors of the
     // question as written, then the hint's own.
-    let searched: Vec<(Vec<f32>, usize)> = match adapter {
+    let searched: Vec<(Cow<[f32]>, usize)> = match adapter {
         None => vectors
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.clone(), if coverage_only(i) { 1 } else { opts.depth }))
+            .map(|(i, v)| {
+                let depth = if coverage_only(i) { 1 } else { opts.depth };
+                (Cow::from(v.as_slice()), depth)
+            })
             .collect(),
         Some(a) => vectors[hint_at.end..]
             .iter()
-            .map(|v| (a.apply(v), opts.depth))
+            .map(|v| (Cow::from(a.apply(v)), opts.depth))
             .chain(
                 vectors[hint_at.clone()]
                     .iter()
-                    .map(|v| (v.clone(), opts.depth)),
+                    .map(|v| (Cow::from(v.as_slice()), opts.depth)),
             )
             .collect(),
     };
-    vectors.truncate(hint_at.end);
     let (mut lists, own_best) = tokio::try_join!(
         futures::future::try_join_all(searched.iter().map(|(v, depth)| async move {
             match multilingual {
@@ -1051,18 +1054,15 @@ async fn judge_coverage(
     rerank_vector: Option<&[f32]>,
 ) -> Coverage {
     let confidence = opts.mode.dense().then(|| {
-        own_closeness
-            .into_iter()
-            .chain(
-                lists
-                    .iter()
-                    .filter(|(l, _)| *l == Leg::Dense)
-                    .take(question_dense_lists)
-                    .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
-                    .filter(|_| own_closeness.is_none()),
-            )
-            .chain(coverage_floor)
-            .fold(0.0, f64::max)
+        let closest = own_closeness.unwrap_or_else(|| {
+            lists
+                .iter()
+                .filter(|(l, _)| *l == Leg::Dense)
+                .take(question_dense_lists)
+                .filter_map(|(_, hits)| hits.first().map(|(_, s)| *s as f64))
+                .fold(0.0, f64::max)
+        });
+        closest.max(coverage_floor.unwrap_or(0.0))
     });
     let threshold = opts.refusal_threshold_for(multilingual);
     // The bank's scope vote reads the question's own vector. English only: MiniLM reads
