@@ -167,6 +167,34 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "the same answer from cached vectors"
     );
 
+    // What the question asks for picks the clause: asked for an exception, the answer quotes
+    // the clause that makes it, not the ban that repeats the question's subject; the lead
+    // is the same with the weight off (ADR 0007, stop 43).
+    let exception = "Can the government make special provisions for women and children despite \
+                     the ban on discrimination?";
+    let asked = ask(&a, exception, AnswerMode::Extractive, "t-asks").await;
+    let mut subject_only = answerer(&pool, None);
+    subject_only.quote_weights.asks = 0.0;
+    let off = ask(
+        &subject_only,
+        exception,
+        AnswerMode::Extractive,
+        "t-asks-off",
+    )
+    .await;
+    let first = |r: &AskResponse| {
+        let c = &r.citations[0];
+        (c.ref_id.clone(), c.clause.clone(), c.quote.clone())
+    };
+    let (lead, clause, quote) = first(&asked);
+    assert_eq!((lead.as_str(), clause.as_deref()), ("15", Some("(3)")));
+    assert!(
+        quote.contains("special provision for women and children"),
+        "{quote}"
+    );
+    let (lead, clause, _) = first(&off);
+    assert_eq!((lead.as_str(), clause.as_deref()), ("15", Some("(1)")));
+
     // Refusals, with reasons, and nothing cited.
     for (q, id) in [
         ("Who won the 2011 cricket world cup?", "t-cricket"),

@@ -110,7 +110,41 @@ fn question_refs_are_what_the_question_names() {
 
 #[test]
 fn evidence_is_verbatim_on_the_cited_page() {
-    let set = golden();
+    let (checked, provisions) = check_evidence(&golden());
+    println!("{checked} evidence phrases found verbatim, in {provisions} provisions");
+}
+
+/// The clause set (`eval/written/clauses.jsonl`, one question per clause it asks about) keeps
+/// the golden contract too: each phrase is in its provision, on its page.
+#[test]
+fn the_clause_set_is_verbatim_and_never_names_its_provision() {
+    let path = repo().join("eval/written/clauses.jsonl");
+    let set = GoldenSet::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (checked, provisions) = check_evidence(&set);
+    assert!(checked >= 350, "{checked} clause cases");
+    assert!(provisions >= 250, "{provisions} provisions");
+    let mut named = Vec::new();
+    for case in &set {
+        let refs: HashSet<RefId> = find_refs(&case.question)
+            .into_iter()
+            .map(|(r, _)| r.id)
+            .collect();
+        let listed: HashSet<RefId> = case.question_refs.iter().cloned().collect();
+        if case.expected_refs.iter().any(|r| refs.contains(r)) || refs != listed {
+            named.push(case.id.as_str());
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "questions that name their provision, or whose question_refs are not what they name: \
+         {named:?}"
+    );
+}
+
+/// Checks that every case's refs are in the parse and its evidence phrase is verbatim in one of
+/// its expected or acceptable provisions on the page it cites; panics with every problem.
+/// Returns how many phrases were found, in how many provisions.
+fn check_evidence(set: &GoldenSet) -> (usize, usize) {
     let doc = parsed();
     let by_id: HashMap<&RefId, &Provision> = doc.provisions.iter().map(|p| (&p.id, p)).collect();
     let texts: HashMap<&RefId, String> = doc
@@ -122,7 +156,7 @@ fn evidence_is_verbatim_on_the_cited_page() {
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut cited: BTreeMap<&str, usize> = BTreeMap::new();
-    for case in &set {
+    for case in set {
         let refs = case
             .expected_refs
             .iter()
@@ -176,16 +210,13 @@ fn evidence_is_verbatim_on_the_cited_page() {
             )),
         }
     }
-    println!(
-        "{checked} evidence phrases found verbatim, in {} provisions",
-        cited.len()
-    );
     assert!(
         failures.is_empty(),
         "{} problems:\n{}",
         failures.len(),
         failures.join("\n")
     );
+    (checked, cited.len())
 }
 
 /// The division of the text a provision belongs to: its Part for an Article, else itself

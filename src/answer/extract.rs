@@ -31,6 +31,11 @@ pub struct QuoteWeights {
     /// are log-odds, so a gap of 1 means one is e times likelier to govern than the other.
     /// Infinite: always shown.
     pub also_gap: f64,
+    /// What a clause that carries what the question asks for (an amount, a time, a limit, who
+    /// decides; [`super::asks`]) adds to its score when a provision's clause is chosen. It
+    /// never counts when provisions compete for the lead. Chosen on the clause set's dev half
+    /// (ADR 0007, stop 43).
+    pub asks: f64,
 }
 
 impl Default for QuoteWeights {
@@ -41,33 +46,48 @@ impl Default for QuoteWeights {
             // On dev, second citations within 0.5 of the lead were relevant 56 % of the time,
             // beyond it 6–48 % (ADR 0007).
             also_gap: 0.5,
+            asks: ASKS_WEIGHT,
         }
     }
 }
 
+/// The default [`QuoteWeights::asks`].
+const ASKS_WEIGHT: f64 = 0.2;
+
 impl std::fmt::Display for QuoteWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{},{},{}", self.overlap, self.rank_prior, self.also_gap)
+        write!(
+            f,
+            "{},{},{},{}",
+            self.overlap, self.rank_prior, self.also_gap, self.asks
+        )
     }
 }
 
 impl std::str::FromStr for QuoteWeights {
     type Err = String;
-    /// "overlap,rank_prior,also_gap", e.g. "0.25,0.1,0.5"; without the third number the gap
-    /// is the default ("inf" shows every second provision).
+    /// "overlap,rank_prior,also_gap,asks", e.g. "0.25,0.1,0.5,0.2"; the numbers left off
+    /// keep their defaults ("inf" as the gap shows every second provision).
     fn from_str(s: &str) -> Result<Self, String> {
-        let names = "overlap,rank_prior[,also_gap]";
-        let (overlap, rank_prior, also_gap) = match crate::config::comma_numbers::<3>(s, names) {
-            Ok([o, r, g]) => (o, r, g),
-            Err(_) => {
-                let [o, r] = crate::config::comma_numbers::<2>(s, names)?;
-                (o, r, QuoteWeights::default().also_gap)
-            }
-        };
+        let names = "overlap,rank_prior[,also_gap[,asks]]";
+        let d = QuoteWeights::default();
+        let numbers: Vec<&str> = s.split(',').collect();
+        let mut w = [d.overlap, d.rank_prior, d.also_gap, d.asks];
+        if !(2..=w.len()).contains(&numbers.len()) {
+            return Err(format!("expected {names}, got {s:?}"));
+        }
+        for (slot, n) in w.iter_mut().zip(&numbers) {
+            *slot = n
+                .trim()
+                .parse()
+                .map_err(|_| format!("expected {names}, got {s:?} ({n:?} is not a number)"))?;
+        }
+        let [overlap, rank_prior, also_gap, asks] = w;
         Ok(QuoteWeights {
             overlap,
             rank_prior,
             also_gap,
+            asks,
         })
     }
 }
@@ -251,6 +271,22 @@ pub fn score_spans(
         .collect()
 }
 
+/// The spans' scores as one provision's clauses compete to be quoted: `weight` times the share
+/// of what the question asks for that each carries ([`super::asks::Asks::carried`]) added.
+pub fn with_what_is_asked(
+    scores: &[f64],
+    spans: &[Span],
+    asked: &super::asks::Asked,
+    weight: f64,
+) -> Vec<f64> {
+    let asks = super::asks::Asks::builtin();
+    scores
+        .iter()
+        .zip(spans)
+        .map(|(score, span)| score + weight * asks.carried(asked, &span.text))
+        .collect()
+}
+
 /// The best span; a sub-clause gives way to its parent when the parent is short enough to
 /// quote whole.
 pub fn best_span<'a>(spans: &'a [Span], scores: &[f64]) -> Option<&'a Span> {
@@ -394,6 +430,9 @@ mod tests {
         assert_eq!(w.also_gap, QuoteWeights::default().also_gap);
         let w: QuoteWeights = "0.5, 0.03, 1.5".parse().unwrap();
         assert_eq!(w.also_gap, 1.5);
+        let w: QuoteWeights = "0.5, 0.03, 1.5, 0.4".parse().unwrap();
+        assert_eq!((w.also_gap, w.asks), (1.5, 0.4));
+        assert!("0.5, 0.03, 1.5, 0.4, 9".parse::<QuoteWeights>().is_err());
         let w: QuoteWeights = "0.5, 0.03, inf".parse().unwrap();
         assert!(w.also_gap.is_infinite());
         assert_eq!(
@@ -438,6 +477,35 @@ mod tests {
             Some("(2)")
         );
         assert!(named_span(&spans, "(9)").is_none());
+    }
+
+    #[test]
+    fn what_the_question_asks_for_can_move_the_quote_to_a_later_clause() {
+        let spans = [
+            span(
+                "(1)",
+                "(1) When a charge is preferred by either House of Parliament against the \
+                 President, the House shall consider the charge.",
+            ),
+            span(
+                "(2)",
+                "(2) No such charge shall be sustained unless passed by a majority of not less \
+                 than two-thirds of the total membership of the House.",
+            ),
+        ];
+        let q = "What majority is needed against the President?";
+        let asked = super::super::asks::Asks::builtin().asked(q);
+        // The opening repeats the question's subject and wins on its words alone ...
+        let scores = score_spans(&spans, &terms(q), Some(&[0.62, 0.52]), 0.25);
+        let label = |s: Option<&Span>| s.and_then(|s| s.label.clone());
+        assert_eq!(label(best_span(&spans, &scores)), Some("(1)".into()));
+        // ... and the clause with the majority wins when what is asked counts.
+        let asked_scores = with_what_is_asked(&scores, &spans, &asked, 0.2);
+        assert_eq!(label(best_span(&spans, &asked_scores)), Some("(2)".into()));
+        // Nothing asked, or no weight: the scores are the same.
+        assert_eq!(with_what_is_asked(&scores, &spans, &asked, 0.0), scores);
+        let none = super::super::asks::Asks::builtin().asked("Tell me about the President.");
+        assert_eq!(with_what_is_asked(&scores, &spans, &none, 0.2), scores);
     }
 
     #[test]

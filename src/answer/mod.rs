@@ -15,6 +15,7 @@
 //! 8. Audit row ([`audit`]) and one `llm_calls` row per attempt.
 
 pub mod antecedent;
+pub mod asks;
 pub mod audit;
 pub mod eligible;
 pub mod extract;
@@ -850,6 +851,8 @@ struct Prepared<'v> {
     spans: Vec<extract::Span>,
     terms: &'v BTreeSet<String>,
     expanded: &'v str,
+    /// What the group's question asks for beyond its subject.
+    asked: &'v asks::Asked,
 }
 
 /// Each candidate's spans' cosine to its question (`None` without an embedder): each distinct
@@ -945,7 +948,11 @@ async fn quote_groups_text(
     let mut prepared: Vec<Prepared> = Vec::new();
     for (at, ((g, _, _), view)) in flat.iter().zip(&views).enumerate() {
         let Some(view) = view else { continue };
-        let (expanded, terms) = &readings[*g];
+        let Reading {
+            expanded,
+            terms,
+            asked,
+        } = &readings[*g];
         let spans = extract::candidate_spans(view, terms);
         prepared.push(Prepared {
             at,
@@ -953,6 +960,7 @@ async fn quote_groups_text(
             spans,
             terms,
             expanded,
+            asked,
         });
     }
     let similarity = span_similarities(a, &prepared).await?;
@@ -966,9 +974,20 @@ async fn quote_groups_text(
     Ok((picks, citations))
 }
 
-/// Each group's question, read once as search read it: Hindi words in Latin letters in their
-/// English, then the glossary's expansion; and the words that pick a clause.
-fn group_readings(groups: &[Group]) -> Vec<(String, BTreeSet<String>)> {
+/// A group's question as the quote step reads it.
+struct Reading {
+    /// As search read it: Hindi words in Latin letters in their English, then the glossary's
+    /// expansion.
+    expanded: String,
+    /// The words that pick a clause.
+    terms: BTreeSet<String>,
+    /// What it asks for beyond its subject (read in the question as asked, not the glossary's
+    /// added phrases).
+    asked: asks::Asked,
+}
+
+/// Each group's question, read once ([`Reading`]).
+fn group_readings(groups: &[Group]) -> Vec<Reading> {
     let glossary = Glossary::builtin();
     groups
         .iter()
@@ -985,7 +1004,11 @@ fn group_readings(groups: &[Group]) -> Vec<(String, BTreeSet<String>)> {
             } else {
                 extract::terms_beside_a_ref(&glossary.expand(&unnamed).expanded_query(&unnamed))
             };
-            (expanded, terms)
+            Reading {
+                expanded,
+                terms,
+                asked: asks::Asks::builtin().asked(&query),
+            }
         })
         .collect()
 }
@@ -1005,8 +1028,9 @@ fn without_spans(text: &str, spans: &[std::ops::Range<usize>]) -> String {
 }
 
 /// Each candidate's quote: the clause the question named, the opening of a pinned provision
-/// the question asks nothing more of, or else its best span; scored with retrieval's order
-/// as a prior. `flat` is every group's candidates, `(group, rank, hit)`; `similarity` is each
+/// the question asks nothing more of, or else its best span (weighing what the question asks
+/// for, [`extract::with_what_is_asked`]); scored with retrieval's order as a prior and its
+/// best span's score without what is asked. `flat` is every group's candidates, `(group, rank, hit)`; `similarity` is each
 /// prepared candidate's spans' cosines.
 fn score_candidates(
     weights: &extract::QuoteWeights,
@@ -1025,27 +1049,55 @@ fn score_candidates(
                 .position(|s| Some(s) == extract::named_span(&p.spans, c))?;
             Some(i)
         });
-        let chosen = match named {
-            Some(i) => Some(i),
+        let best = |scores: &[f64]| {
+            extract::best_span(&p.spans, scores).and_then(|s| p.spans.iter().position(|x| x == s))
+        };
+        // The span whose score the provision competes for the lead with, and the span quoted.
+        let (competing, quoted) = match named {
+            Some(i) => (Some(i), Some(i)),
             // "What does Article 21 say?", "Article 352 national emergency": the provision's
             // opening (all of it if short).
             None if hit.pinned && extract::asks_for_whole(p.terms, &p.view.title, &p.spans) => {
-                (!p.spans.is_empty()).then_some(0)
+                let opening = (!p.spans.is_empty()).then_some(0);
+                (opening, opening)
             }
-            None => extract::best_span(&p.spans, &scores)
-                .and_then(|s| p.spans.iter().position(|x| x == s)),
+            None => {
+                let competing = best(&scores);
+                // The clause quoted also weighs what the question asks for; the provision
+                // competes for the lead with the score it had without it.
+                let quoted = if weights.asks > 0.0 && !p.asked.is_empty() {
+                    best(&extract::with_what_is_asked(
+                        &scores,
+                        &p.spans,
+                        p.asked,
+                        weights.asks,
+                    ))
+                } else {
+                    competing
+                };
+                (competing, quoted)
+            }
         };
-        let Some(i) = chosen else { continue };
+        let (Some(competing), Some(quoted)) = (competing, quoted) else {
+            continue;
+        };
         // Retrieval's order as a prior: a near-tie goes to the higher-ranked provision.
-        let score = scores.get(i).copied().unwrap_or(0.0)
+        let score = scores.get(competing).copied().unwrap_or(0.0)
             + weights.rank_prior * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
-        tracing::debug!(r#ref = %hit.ref_id, rank, span = ?p.spans[i].label, score, "quote candidate");
+        tracing::debug!(
+            r#ref = %hit.ref_id,
+            rank,
+            span = ?p.spans[quoted].label,
+            asked = ?asks::Asks::builtin().names(p.asked),
+            score,
+            "quote candidate"
+        );
         scored.push(Scored {
             group: g,
             rank,
             hit: hit.clone(),
             view: p.view.clone(),
-            span: p.spans[i].clone(),
+            span: p.spans[quoted].clone(),
             score,
         });
     }
