@@ -135,6 +135,9 @@ pub struct AnswerCard {
     /// Cited provisions that are expected or acceptable, over all cited.
     pub citation_precision: Option<f64>,
     pub evidence_quoted: Option<f64>,
+    /// Evidence quoted among the cases whose answer leads with an expected ref: which clause
+    /// is quoted, apart from which provision leads.
+    pub evidence_quoted_when_led: Option<f64>,
     pub latency_ms_p50: Option<f64>,
     pub latency_ms_p95: Option<f64>,
     pub by_category: BTreeMap<String, CategoryFigures>,
@@ -163,6 +166,7 @@ impl AnswerCard {
         let (mut expect_n, mut expect_hit, mut first_hit) = (0, 0, 0);
         let mut precision = Tally::default();
         let (mut evidence_n, mut evidence_hit) = (0, 0);
+        let (mut led_n, mut led_hit) = (0, 0);
         let mut per_cat: BTreeMap<String, CategoryTally> = BTreeMap::new();
         let mut latencies = Vec::new();
         for case in cases {
@@ -243,12 +247,14 @@ impl AnswerCard {
                 .chain(&case.acceptable_refs)
                 .map(|r| r.to_string())
                 .collect();
+            let mut led = false;
             if !wanted.is_empty() && !o.cited.is_empty() {
                 expect_n += 1;
                 let first_ok = case
                     .expected_refs
                     .iter()
                     .any(|r| r.to_string() == o.cited[0]);
+                led = first_ok;
                 first_hit += first_ok as usize;
                 cat.first.add(first_ok as usize, 1);
                 if !first_ok {
@@ -294,7 +300,12 @@ impl AnswerCard {
             if let Some(ev) = &case.evidence {
                 evidence_n += 1;
                 let phrase = normalise(&ev.phrase);
-                evidence_hit += o.quotes.iter().any(|q| normalise(q).contains(&phrase)) as usize;
+                let quoted = o.quotes.iter().any(|q| normalise(q).contains(&phrase)) as usize;
+                evidence_hit += quoted;
+                if led {
+                    led_n += 1;
+                    led_hit += quoted;
+                }
             }
         }
         card.citation_validity = share(valid, answered);
@@ -305,6 +316,7 @@ impl AnswerCard {
         card.first_cited_expected = share(first_hit, expect_n);
         card.citation_precision = precision.share();
         card.evidence_quoted = share(evidence_hit, evidence_n);
+        card.evidence_quoted_when_led = share(led_hit, led_n);
         card.latency_ms_p50 = percentile(&latencies, 50.0);
         card.latency_ms_p95 = percentile(&latencies, 95.0);
         card.by_category = per_cat
@@ -333,6 +345,7 @@ impl AnswerCard {
             ("first_cited_expected", self.first_cited_expected),
             ("citation_precision", self.citation_precision),
             ("evidence_quoted", self.evidence_quoted),
+            ("evidence_quoted_when_led", self.evidence_quoted_when_led),
             ("latency_ms.p50", self.latency_ms_p50),
             ("latency_ms.p95", self.latency_ms_p95),
         ]
@@ -354,6 +367,7 @@ impl AnswerCard {
             ("first cite expected", self.first_cited_expected),
             ("citation precision", self.citation_precision),
             ("evidence quoted", self.evidence_quoted),
+            ("  when led right", self.evidence_quoted_when_led),
         ] {
             s.push_str(&format!("  {name:<24} {}\n", f(v)));
         }
@@ -485,6 +499,7 @@ mod tests {
         assert_eq!(card.route_accuracy, Some(1.0));
         assert_eq!(card.cited_expected, Some(1.0));
         assert_eq!(card.evidence_quoted, Some(1.0));
+        assert_eq!(card.evidence_quoted_when_led, Some(1.0));
         assert!(card.failures.is_empty());
         assert_eq!(card.flat()["answers.citation_validity"], 1.0);
     }
@@ -549,5 +564,8 @@ mod tests {
         assert_eq!(card.by_category["simple"].first_cited_expected, Some(0.0));
         assert!(card.failures.iter().any(|f| f.kind == "first_not_expected"));
         assert_eq!(card.flat()["answers.citation_precision"], 0.5);
+        // Its evidence is quoted, but not by an answer that leads right.
+        assert_eq!(card.evidence_quoted, Some(1.0));
+        assert_eq!(card.evidence_quoted_when_led, None);
     }
 }
