@@ -32,9 +32,9 @@ pub struct QuoteWeights {
     /// Infinite: always shown.
     pub also_gap: f64,
     /// What a clause that carries what the question asks for (an amount, a time, a limit, who
-    /// decides; [`super::asks`]) adds to its score when a provision's clause is chosen. It
-    /// never counts when provisions compete for the lead. Chosen on the clause set's dev half
-    /// (ADR 0007, stop 43).
+    /// decides, a consequence; [`super::asks`]) adds to its score when a provision's clause is
+    /// chosen. It never counts when provisions compete for the lead. Chosen on the clause
+    /// set's dev half (ADR 0007, stop 43).
     pub asks: f64,
 }
 
