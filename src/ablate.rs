@@ -195,7 +195,7 @@ pub async fn run(
     // As `nyaya eval`: a golden question's near-copies in the question bank are held out.
     let base = SearchOptions {
         bank_holdout: Some(crate::search::bank::EVAL_HOLDOUT_COSINE),
-        ..cfg.search_options()
+        ..crate::search::SearchOptions::from_config(cfg)
     };
     let mut tables = Vec::new();
     for split in splits {

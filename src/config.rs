@@ -1,14 +1,11 @@
 //! Configuration from flags and environment (each flag has an env var).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::Args;
 
 use crate::answer::extract::QuoteWeights;
 use crate::answer::AnswerMode;
-use crate::error::{AppError, AppResult};
-use crate::llm::{Endpoint, LlmClient, LlmConfig, Resilience};
 use crate::search::SearchOptions;
 
 /// Settings shared by every command.
@@ -170,7 +167,8 @@ pub struct Config {
     #[arg(long, env = "NYAYA_ANSWER_MODE", global = true, value_enum, default_value_t = AnswerMode::Extractive)]
     pub answer_mode: AnswerMode,
 
-    /// How clause spans compete for a quote: "overlap,rank_prior" (ADR 0007).
+    /// How clause spans compete for a quote and how close "also relevant" must come:
+    /// "overlap,rank_prior[,also_gap[,asks]]" (ADR 0007).
     #[arg(long, env = "NYAYA_QUOTE_WEIGHTS", global = true, default_value_t = QuoteWeights::default())]
     pub quote_weights: QuoteWeights,
 
@@ -308,85 +306,40 @@ pub struct Config {
     pub page_dir: Option<PathBuf>,
 }
 
-impl Config {
-    /// Search defaults from the configuration.
-    pub fn search_options(&self) -> SearchOptions {
-        SearchOptions {
-            mode: self.search_mode,
-            second_stage: self.second_stage,
-            bank_weight: self.bank_weight,
-            multilingual_bank_weight: self.multilingual_bank_weight,
-            scope_bank: self.scope_bank,
-            query_adapter: self.query_adapter,
-            rrf_k: self.rrf_k,
-            depth: self.search_depth,
-            max_query_chars: self.max_query_chars,
-            refusal_threshold: self.refusal_threshold,
-            multilingual_refusal_threshold: self.multilingual_refusal_threshold,
-            edition: self.edition.clone(),
-            ..Default::default()
-        }
-    }
-}
-
-impl Config {
-    /// The LLM client when an endpoint is configured.
-    pub fn llm_client(&self) -> AppResult<Option<Arc<LlmClient>>> {
-        // An unset or blank URL means no endpoint.
-        let endpoint = |provider, url: &Option<String>, model: &String, key: &Option<String>| {
-            url.clone()
-                .filter(|u| !u.trim().is_empty())
-                .map(|base_url| Endpoint {
-                    provider,
-                    base_url,
-                    model: model.clone(),
-                    api_key: key.clone(),
-                })
-        };
-        let Some(primary) = endpoint(
-            "primary",
-            &self.llm_base_url,
-            &self.llm_model,
-            &self.llm_api_key,
-        ) else {
-            return Ok(None);
-        };
-        let config = LlmConfig {
-            primary,
-            fallback: endpoint(
-                "fallback",
-                &self.llm_fallback_base_url,
-                &self.llm_fallback_model,
-                &self.llm_fallback_api_key,
-            ),
-            timeout: std::time::Duration::from_millis(self.llm_timeout_ms.max(1)),
-            backoff: std::time::Duration::from_millis(self.llm_backoff_ms),
-        };
-        let resilience = Resilience {
-            breaker_threshold: self.llm_breaker_failures,
-            breaker_cool_down: std::time::Duration::from_millis(self.llm_breaker_cool_down_ms),
-            request_deadline: std::time::Duration::from_millis(self.llm_deadline_ms.max(1)),
-        };
-        Ok(Some(Arc::new(
-            LlmClient::with_resilience(config, resilience).map_err(AppError::Resource)?,
-        )))
-    }
-}
-
 /// `N` comma-separated numbers ("2,0.3,0,0.1"), for the weight settings; `names` says what
 /// they are in the error ("fused,dense,lexical,title").
 pub fn comma_numbers<const N: usize>(s: &str, names: &str) -> Result<[f64; N], String> {
-    let v: Vec<f64> = s
+    leading_comma_numbers(s, names, N, [0.0; N])
+}
+
+/// At least `required` and at most `N` comma-separated numbers; those left off keep their
+/// `defaults` ("0.25,0.1" sets the first two of four).
+pub fn leading_comma_numbers<const N: usize>(
+    s: &str,
+    names: &str,
+    required: usize,
+    defaults: [f64; N],
+) -> Result<[f64; N], String> {
+    let given: Vec<f64> = s
         .split(',')
         .map(|x| x.trim().parse::<f64>().map_err(|e| format!("{x:?}: {e}")))
         .collect::<Result<_, _>>()?;
-    v.try_into()
-        .map_err(|_| format!("expected {N} comma-separated numbers: {names}"))
+    if !(required..=N).contains(&given.len()) {
+        let count = if required == N {
+            format!("{N}")
+        } else {
+            format!("{required} to {N}")
+        };
+        return Err(format!("expected {count} comma-separated numbers: {names}"));
+    }
+    let mut numbers = defaults;
+    numbers[..given.len()].copy_from_slice(&given);
+    Ok(numbers)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::comma_numbers;
+    use super::{comma_numbers, leading_comma_numbers};
 
     #[test]
     fn comma_numbers_wants_exactly_n_numbers() {
@@ -397,5 +350,23 @@ mod tests {
         assert!(comma_numbers::<4>("1,x,3,4", "a,b,c,d")
             .unwrap_err()
             .contains("\"x\""));
+    }
+
+    #[test]
+    fn leading_comma_numbers_keep_the_defaults_of_those_left_off() {
+        let d = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(
+            leading_comma_numbers(" 0.5,0", "a,b[,c[,d]]", 2, d),
+            Ok([0.5, 0.0, 3.0, 4.0])
+        );
+        assert_eq!(
+            leading_comma_numbers("5,6,7,8", "a,b[,c[,d]]", 2, d),
+            Ok([5.0, 6.0, 7.0, 8.0])
+        );
+        assert!(leading_comma_numbers("5", "a,b[,c[,d]]", 2, d)
+            .unwrap_err()
+            .contains("expected 2 to 4"));
+        assert!(leading_comma_numbers("1,2,3,4,5", "a,b[,c[,d]]", 2, d).is_err());
+        assert!(leading_comma_numbers("1,inff", "a,b[,c[,d]]", 2, d).is_err());
     }
 }

@@ -262,6 +262,48 @@ pub struct LlmClient {
 }
 
 impl LlmClient {
+    /// The client the configuration describes; `None` when no endpoint is configured.
+    pub fn from_config(cfg: &crate::config::Config) -> Result<Option<Arc<LlmClient>>, String> {
+        // An unset or blank URL means no endpoint.
+        let endpoint = |provider, url: &Option<String>, model: &String, key: &Option<String>| {
+            url.clone()
+                .filter(|u| !u.trim().is_empty())
+                .map(|base_url| Endpoint {
+                    provider,
+                    base_url,
+                    model: model.clone(),
+                    api_key: key.clone(),
+                })
+        };
+        let Some(primary) = endpoint(
+            "primary",
+            &cfg.llm_base_url,
+            &cfg.llm_model,
+            &cfg.llm_api_key,
+        ) else {
+            return Ok(None);
+        };
+        let config = LlmConfig {
+            primary,
+            fallback: endpoint(
+                "fallback",
+                &cfg.llm_fallback_base_url,
+                &cfg.llm_fallback_model,
+                &cfg.llm_fallback_api_key,
+            ),
+            timeout: std::time::Duration::from_millis(cfg.llm_timeout_ms.max(1)),
+            backoff: std::time::Duration::from_millis(cfg.llm_backoff_ms),
+        };
+        let resilience = Resilience {
+            breaker_threshold: cfg.llm_breaker_failures,
+            breaker_cool_down: std::time::Duration::from_millis(cfg.llm_breaker_cool_down_ms),
+            request_deadline: std::time::Duration::from_millis(cfg.llm_deadline_ms.max(1)),
+        };
+        Ok(Some(Arc::new(LlmClient::with_resilience(
+            config, resilience,
+        )?)))
+    }
+
     pub fn new(config: LlmConfig) -> Result<Self, String> {
         Self::with_resilience(config, Resilience::default())
     }

@@ -10,6 +10,8 @@ use tracing::Instrument;
 
 use nyaya::config::Config;
 use nyaya::error::AppError;
+use nyaya::llm::LlmClient;
+use nyaya::search::SearchOptions;
 use nyaya::store::StartupLock;
 use nyaya::{ablate, db, evaluate, http, ingest, provision};
 
@@ -826,7 +828,7 @@ async fn search_command(
     json: bool,
 ) -> Result<ExitCode, AppError> {
     let pool = db::connect(&cfg.database_url).await?;
-    let mut opts = knobs.apply(cfg.search_options());
+    let mut opts = knobs.apply(SearchOptions::from_config(cfg));
     opts.k = k;
     opts.pin = !no_pin;
     let models = load_models(cfg, opts.mode)?;
@@ -855,12 +857,12 @@ async fn ask_command(
     let pool = db::connect(&cfg.database_url).await?;
     let models = load_models(cfg, cfg.search_mode)?;
     nyaya::answer::preload_span_vectors(&pool, &models).await?;
-    let llm = cfg.llm_client()?;
+    let llm = LlmClient::from_config(cfg).map_err(AppError::Resource)?;
     let answerer = nyaya::answer::Answerer {
         pool,
         models,
         llm,
-        search: cfg.search_options(),
+        search: SearchOptions::from_config(cfg),
         default_mode: cfg.answer_mode,
         quote_weights: cfg.quote_weights,
     };
@@ -915,7 +917,7 @@ async fn calibrate_command(cfg: &Config, set: &GoldenArgs) -> Result<ExitCode, A
     let sel = set.load()?;
     let cases = sel.cases;
     let pool = db::connect(&cfg.database_url).await?;
-    let opts = cfg.search_options();
+    let opts = SearchOptions::from_config(cfg);
     let models = load_models(cfg, opts.mode)?;
     let ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
     let thresholds: Vec<f64> = (0..=70).map(|i| i as f64 / 100.0).collect();
@@ -1062,7 +1064,7 @@ async fn bench_command(
     } else {
         modes
     };
-    let base = cfg.search_options();
+    let base = SearchOptions::from_config(cfg);
     let mut results = Vec::new();
     for mode in modes {
         let r = nyaya::bench::bench_mode(&pool, &models, &questions, &base, mode, rounds, slowest)
@@ -1175,7 +1177,7 @@ async fn serve_command(cfg: Config, addr: SocketAddr) -> Result<ExitCode, AppErr
             }
         });
     }
-    let llm = cfg.llm_client()?;
+    let llm = LlmClient::from_config(&cfg).map_err(AppError::Resource)?;
     if let Some(l) = &llm {
         tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
     }
@@ -1333,7 +1335,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     let sel = args.set.load()?;
     let cases = &sel.cases;
     let pool = db::connect(&cfg.database_url).await?;
-    let mut opts = args.knobs.apply(cfg.search_options());
+    let mut opts = args.knobs.apply(SearchOptions::from_config(cfg));
     if !args.bank_keeps_copies {
         opts.bank_holdout = Some(nyaya::search::bank::EVAL_HOLDOUT_COSINE);
     }
@@ -1643,7 +1645,7 @@ async fn train_command(
         "generated {} questions ({dropped} dropped: they match golden or paraphrase questions), sha256 {sha}",
         questions.len()
     );
-    let opts = cfg.search_options();
+    let opts = SearchOptions::from_config(cfg);
     let models = load_models(cfg, nyaya::search::Mode::HybridRerank)?;
     let mined = train::mine(&pool, &models, &opts, &questions).await?;
     eprintln!(

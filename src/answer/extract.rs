@@ -69,19 +69,13 @@ impl std::str::FromStr for QuoteWeights {
     /// "overlap,rank_prior,also_gap,asks", e.g. "0.25,0.1,0.5,0.2"; the numbers left off
     /// keep their defaults ("inf" as the gap shows every second provision).
     fn from_str(s: &str) -> Result<Self, String> {
-        let names = "overlap,rank_prior[,also_gap[,asks]]";
         let d = QuoteWeights::default();
-        let numbers: Vec<&str> = s.split(',').collect();
-        let mut w = [d.overlap, d.rank_prior, d.also_gap, d.asks];
-        if !(2..=w.len()).contains(&numbers.len()) {
-            return Err(format!("expected {names}, got {s:?}"));
-        }
-        for (slot, n) in w.iter_mut().zip(&numbers) {
-            *slot = n
-                .trim()
-                .parse()
-                .map_err(|_| format!("expected {names}, got {s:?} ({n:?} is not a number)"))?;
-        }
+        let w = crate::config::leading_comma_numbers(
+            s,
+            "overlap,rank_prior[,also_gap[,asks]]",
+            2,
+            [d.overlap, d.rank_prior, d.also_gap, d.asks],
+        )?;
         let [overlap, rank_prior, also_gap, asks] = w;
         Ok(QuoteWeights {
             overlap,

@@ -51,7 +51,7 @@ impl AppState {
             pool: self.pool.clone(),
             models: self.models.clone(),
             llm: self.llm.clone(),
-            search: self.config.search_options(),
+            search: crate::search::SearchOptions::from_config(&self.config),
             default_mode: self.config.answer_mode,
             quote_weights: self.config.quote_weights,
         }
