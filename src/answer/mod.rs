@@ -326,7 +326,9 @@ impl Run<'_> {
     }
 }
 
-/// Answers one question.
+/// Answers one question: route, retrieve, refuse or quote, then (in llm mode) write prose
+/// over the quotes. Each step is a function below; this one says in what order they run and
+/// where a refusal stops them.
 pub async fn ask(
     a: &Answerer,
     req: AskRequest,
@@ -347,18 +349,9 @@ pub async fn ask(
         })
         .collect();
     let mode = req.mode.unwrap_or(a.default_mode);
-    let selector = req.edition.as_deref().or(a.search.edition.as_deref());
-    crate::input::check_text("edition", selector.unwrap_or(""))?;
-    // Resolved once, so that every search and quote of this answer reads the same document.
-    // An empty database still routes (a refusal needs no corpus); a search then says so.
-    let edition = match store::resolve_edition(&a.pool, selector).await {
-        Ok(e) => Some(e),
-        Err(AppError::NoCorpus) => None,
-        Err(e) => return Err(e),
-    };
     let mut run = Run {
         a,
-        edition,
+        edition: resolve_edition(a, req.edition.as_deref()).await?,
         request_id,
         language: crate::language::detect(&question),
         question,
@@ -375,30 +368,7 @@ pub async fn ask(
     };
 
     // 2. Route.
-    let t = Instant::now();
-    // The rules always route first. The LLM router only sees what they let through: an
-    // injection attempt or a cricket score never reaches a model, not even the router; nor
-    // does an eligibility question, whose office the rules find and the checker answers.
-    let rules = router::route_by_rules(&run.question, &history);
-    let (routing, attempts) = match llm.as_deref() {
-        Some(l)
-            if !matches!(
-                rules.route,
-                Route::OutOfScope | Route::ChitChat | Route::Eligibility
-            ) =>
-        {
-            generate::LlmRouter(l).route(&run.question, &history).await
-        }
-        _ => (rules, Vec::new()),
-    };
-    run.record_calls(&attempts).await?;
-    run.timings.route = ms(t);
-    tracing::info!(
-        route = routing.route.as_str(),
-        router = routing.router,
-        "routed"
-    );
-    run.emit(AskEvent::Route(routing.clone()));
+    let routing = route(&mut run, &history, llm.as_deref()).await?;
 
     // 3. No retrieval for these.
     match routing.route {
@@ -423,81 +393,33 @@ pub async fn ask(
     let searches = retrieve(&mut run, &routing, llm.as_deref()).await?;
     run.timings.retrieve = ms(t);
     let main = &searches[0].1;
-    let retrieved: Vec<String> = searches
-        .iter()
-        .flat_map(|(_, s)| {
-            s.results
-                .iter()
-                .map(|h| h.ref_id.clone())
-                .chain(s.supporting.iter().map(|p| p.ref_id.clone()))
-        })
-        .fold(Vec::new(), |mut acc, id| {
-            if !acc.contains(&id) {
-                acc.push(id);
-            }
-            acc
-        });
+    let retrieved = retrieved_refs(&searches);
     let view = RetrievalView {
         confidence: main.coverage.confidence,
         results: main.results.clone(),
         retrieved: retrieved.clone(),
     };
 
-    // 5. Not covered → refusal, before any answer model runs. A question that names only
-    // provisions the edition does not have ("Quote Article 21C", "What does Article 500
-    // say?") is told so, not answered from whatever else was found.
-    let named_none = routing.route == Route::ArticleLookup
-        && !routing.refs.is_empty()
-        && !searches
-            .iter()
-            .any(|(_, s)| s.results.iter().any(|h| h.pinned));
-    if named_none {
-        return finish_refusal(
-            &mut run,
-            routing,
-            NO_SUCH_PROVISION.into(),
-            Some(view),
-            retrieved,
-        )
-        .await;
-    }
-    let covered = searches
-        .iter()
-        .any(|(_, s)| s.coverage.covered && !s.results.is_empty());
-    if !covered {
-        let reason = main
-            .coverage
-            .reason
-            .clone()
-            .unwrap_or_else(|| NOTHING_RETRIEVED.into());
+    // 5. Not covered → refusal, before any answer model runs.
+    if let Some(reason) = not_covered(&routing, &searches) {
         return finish_refusal(&mut run, routing, reason, Some(view), retrieved).await;
     }
 
-    // 6. Quote.
+    // 6. Quote; a refusal when nothing quotable shares a word with the question.
     let t = Instant::now();
     let groups = quote_groups(&routing, &searches, run.language);
     let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
     let (picks, citations) = quote_groups_text(a, document_id, &groups).await?;
     run.timings.quote = ms(t);
-    if citations.is_empty() {
-        return finish_refusal(
-            &mut run,
-            routing,
-            NOTHING_QUOTABLE.into(),
-            Some(view),
-            retrieved,
-        )
-        .await;
-    }
-    if !quotes_share_a_word(&run, &routing, &searches, &citations) {
-        return finish_refusal(
-            &mut run,
-            routing,
-            NO_SHARED_WORD.into(),
-            Some(view),
-            retrieved,
-        )
-        .await;
+    let unsupported = if citations.is_empty() {
+        Some(NOTHING_QUOTABLE)
+    } else if !quotes_share_a_word(&run, &routing, &searches, &citations) {
+        Some(NO_SHARED_WORD)
+    } else {
+        None
+    };
+    if let Some(reason) = unsupported {
+        return finish_refusal(&mut run, routing, reason.into(), Some(view), retrieved).await;
     }
     run.emit(AskEvent::Citations(citations.clone()));
     let framing = messages::framing(run.language);
@@ -534,6 +456,97 @@ pub async fn ask(
     response.degraded_reason = prose.degraded_reason;
     response.guards = prose.guards;
     finish_with(&mut run, response, retrieved).await
+}
+
+/// The edition the request names, or the configured one. Resolved once, so that every search
+/// and quote of an answer reads the same document. An empty database still routes (a refusal
+/// needs no corpus): `None`, and a search then says so.
+async fn resolve_edition(
+    a: &Answerer,
+    requested: Option<&str>,
+) -> AppResult<Option<store::Edition>> {
+    let selector = requested.or(a.search.edition.as_deref());
+    crate::input::check_text("edition", selector.unwrap_or(""))?;
+    match store::resolve_edition(&a.pool, selector).await {
+        Ok(e) => Ok(Some(e)),
+        Err(AppError::NoCorpus) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Step 2: the route. The rules always route first. The LLM router only sees what they let
+/// through: an injection attempt or a cricket score never reaches a model, not even the
+/// router; nor does an eligibility question, whose office the rules find and the checker
+/// answers.
+async fn route(run: &mut Run<'_>, history: &[Turn], llm: Option<&LlmClient>) -> AppResult<Routing> {
+    let t = Instant::now();
+    let rules = router::route_by_rules(&run.question, history);
+    let (routing, attempts) = match llm {
+        Some(l)
+            if !matches!(
+                rules.route,
+                Route::OutOfScope | Route::ChitChat | Route::Eligibility
+            ) =>
+        {
+            generate::LlmRouter(l).route(&run.question, history).await
+        }
+        _ => (rules, Vec::new()),
+    };
+    run.record_calls(&attempts).await?;
+    run.timings.route = ms(t);
+    tracing::info!(
+        route = routing.route.as_str(),
+        router = routing.router,
+        "routed"
+    );
+    run.emit(AskEvent::Route(routing.clone()));
+    Ok(routing)
+}
+
+/// Every provision the searches returned, hits and then cross-referenced ones, each once, in
+/// the order first seen: what the audit row records and the response lists as `retrieved`.
+fn retrieved_refs(searches: &[(Option<String>, SearchResponse)]) -> Vec<String> {
+    let mut refs: Vec<String> = Vec::new();
+    let all = searches.iter().flat_map(|(_, s)| {
+        s.results
+            .iter()
+            .map(|h| &h.ref_id)
+            .chain(s.supporting.iter().map(|p| &p.ref_id))
+    });
+    for id in all {
+        if !refs.contains(id) {
+            refs.push(id.clone());
+        }
+    }
+    refs
+}
+
+/// Step 5: why the searches do not cover the question, if they do not. A question that names
+/// only provisions the edition does not have ("Quote Article 21C", "What does Article 500
+/// say?") is told so, not answered from whatever else was found.
+fn not_covered(routing: &Routing, searches: &[(Option<String>, SearchResponse)]) -> Option<String> {
+    let named_none = routing.route == Route::ArticleLookup
+        && !routing.refs.is_empty()
+        && !searches
+            .iter()
+            .any(|(_, s)| s.results.iter().any(|h| h.pinned));
+    if named_none {
+        return Some(NO_SUCH_PROVISION.into());
+    }
+    let covered = searches
+        .iter()
+        .any(|(_, s)| s.coverage.covered && !s.results.is_empty());
+    if covered {
+        return None;
+    }
+    Some(
+        searches[0]
+            .1
+            .coverage
+            .reason
+            .clone()
+            .unwrap_or_else(|| NOTHING_RETRIEVED.into()),
+    )
 }
 
 /// Whether the quotes chosen share a word with what was asked ([`support`]): the question,
