@@ -168,7 +168,7 @@ pub struct Config {
     pub answer_mode: AnswerMode,
 
     /// How clause spans compete for a quote and how close "also relevant" must come:
-    /// "overlap,rank_prior[,also_gap[,asks]]" (ADR 0007).
+    /// "overlap,rank_prior[,also_gap[,asks[,lead_gap]]]" (ADR 0007).
     #[arg(long, env = "NYAYA_QUOTE_WEIGHTS", global = true, default_value_t = QuoteWeights::default())]
     pub quote_weights: QuoteWeights,
 

@@ -195,6 +195,38 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     let (lead, clause, _) = first(&off);
     assert_eq!((lead.as_str(), clause.as_deref()), ("15", Some("(1)")));
 
+    // "Also relevant" has a narrower bar than the lead's (ADR 0007, stop 44): a State
+    // minister's right to speak in the Assembly (177) leads, and the Union's parallel for
+    // Parliament (88), about a third of a point below it, is no longer shown beside it; with
+    // the one bar of 0.5 used before, it was.
+    let minister = "My uncle is a state minister who sits only in the upper house. May he speak \
+                    in Assembly debates?";
+    let narrow = ask(&a, minister, AnswerMode::Extractive, "t-also-narrow").await;
+    let mut one_bar = answerer(&pool, None);
+    one_bar.quote_weights.also_gap = one_bar.quote_weights.lead_gap;
+    let wide = ask(&one_bar, minister, AnswerMode::Extractive, "t-also-wide").await;
+    assert_eq!(cited(&narrow).len(), 1, "{:?}", cited(&narrow));
+    assert_eq!(cited(&wide).len(), 2, "{:?}", cited(&wide));
+    assert_eq!(
+        cited(&narrow)[0],
+        cited(&wide)[0],
+        "the same lead either way"
+    );
+    let score = |r: &AskResponse, id: &str| {
+        r.retrieval
+            .results
+            .iter()
+            .find(|h| h.ref_id == id)
+            .map(|h| h.score)
+            .unwrap_or_else(|| panic!("{id} was retrieved"))
+    };
+    let gap = (score(&wide, cited(&wide)[0]) - score(&wide, cited(&wide)[1])).abs();
+    let bars = answer::extract::QuoteWeights::default();
+    assert!(
+        gap > bars.also_gap && gap <= bars.lead_gap,
+        "the second is {gap} from the lead"
+    );
+
     // Refusals, with reasons, and nothing cited.
     for (q, id) in [
         ("Who won the 2011 cricket world cup?", "t-cricket"),

@@ -29,13 +29,18 @@ pub struct QuoteWeights {
     /// The largest gap (either way) between the lead's retrieval score and a second
     /// provision's for the second to be shown ("also relevant"). The learned stage's scores
     /// are log-odds, so a gap of 1 means one is e times likelier to govern than the other.
-    /// Infinite: always shown.
+    /// Infinite: always shown. Calibrated on outside questions whose second citations were
+    /// judged blind (ADR 0007, stop 44).
     pub also_gap: f64,
     /// What a clause that carries what the question asks for (an amount, a time, a limit, who
     /// decides, a consequence; [`super::asks`]) adds to its score when a provision's clause is
     /// chosen. It never counts when provisions compete for the lead. Chosen on the clause
     /// set's dev half (ADR 0007, stop 43).
     pub asks: f64,
+    /// How far below the best retrieval score a candidate may be and still take the lead by
+    /// its best clause (`answer::lead_order`); beyond it retrieval's order stands (ADR 0007,
+    /// stop 35). Until stop 44 this was `also_gap` too.
+    pub lead_gap: f64,
 }
 
 impl Default for QuoteWeights {
@@ -43,10 +48,11 @@ impl Default for QuoteWeights {
         QuoteWeights {
             overlap: 0.25,
             rank_prior: 0.1,
-            // On dev, second citations within 0.5 of the lead were relevant 56 % of the time,
-            // beyond it 6–48 % (ADR 0007).
-            also_gap: 0.5,
+            // Judged blind on outside questions, second citations within 0.25 of the lead
+            // were relevant 40 % of the time, from 0.25 to 0.5 22 % (ADR 0007, stop 44).
+            also_gap: 0.25,
             asks: ASKS_WEIGHT,
+            lead_gap: 0.5,
         }
     }
 }
@@ -58,30 +64,31 @@ impl std::fmt::Display for QuoteWeights {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{},{},{},{}",
-            self.overlap, self.rank_prior, self.also_gap, self.asks
+            "{},{},{},{},{}",
+            self.overlap, self.rank_prior, self.also_gap, self.asks, self.lead_gap
         )
     }
 }
 
 impl std::str::FromStr for QuoteWeights {
     type Err = String;
-    /// "overlap,rank_prior,also_gap,asks", e.g. "0.25,0.1,0.5,0.2"; the numbers left off
-    /// keep their defaults ("inf" as the gap shows every second provision).
+    /// "overlap,rank_prior,also_gap,asks,lead_gap", e.g. "0.25,0.1,0.25,0.2,0.5"; the
+    /// numbers left off keep their defaults ("inf" as the gap shows every second provision).
     fn from_str(s: &str) -> Result<Self, String> {
         let d = QuoteWeights::default();
         let w = crate::config::leading_comma_numbers(
             s,
-            "overlap,rank_prior[,also_gap[,asks]]",
+            "overlap,rank_prior[,also_gap[,asks[,lead_gap]]]",
             2,
-            [d.overlap, d.rank_prior, d.also_gap, d.asks],
+            [d.overlap, d.rank_prior, d.also_gap, d.asks, d.lead_gap],
         )?;
-        let [overlap, rank_prior, also_gap, asks] = w;
+        let [overlap, rank_prior, also_gap, asks, lead_gap] = w;
         Ok(QuoteWeights {
             overlap,
             rank_prior,
             also_gap,
             asks,
+            lead_gap,
         })
     }
 }
@@ -426,7 +433,12 @@ mod tests {
         assert_eq!(w.also_gap, 1.5);
         let w: QuoteWeights = "0.5, 0.03, 1.5, 0.4".parse().unwrap();
         assert_eq!((w.also_gap, w.asks), (1.5, 0.4));
-        assert!("0.5, 0.03, 1.5, 0.4, 9".parse::<QuoteWeights>().is_err());
+        assert_eq!(w.lead_gap, QuoteWeights::default().lead_gap);
+        let w: QuoteWeights = "0.5, 0.03, 1.5, 0.4, 0.7".parse().unwrap();
+        assert_eq!(w.lead_gap, 0.7);
+        assert!("0.5, 0.03, 1.5, 0.4, 0.7, 9"
+            .parse::<QuoteWeights>()
+            .is_err());
         let w: QuoteWeights = "0.5, 0.03, inf".parse().unwrap();
         assert!(w.also_gap.is_infinite());
         assert_eq!(

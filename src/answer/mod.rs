@@ -1137,7 +1137,7 @@ fn pick_group(
                     (s.score, (!exempt).then_some(s.hit.score), s.rank)
                 })
                 .collect::<Vec<_>>(),
-            weights.also_gap,
+            weights.lead_gap,
         );
         mine = order.into_iter().map(|i| mine[i]).collect();
         // A provision of a government the question does not name ("the Rajya Sabha" →
@@ -1216,8 +1216,9 @@ fn pick_group(
 /// score is more than `gap` below the best cannot take the lead by its span. Retrieval could
 /// tell the two apart, and its learned order is the better judge then: on dev the answer's
 /// first citation went 0.783 → 0.820, on the written set 0.712 → 0.721 (ADR 0007, stop 35).
-/// It is the same bar "also relevant" must clear. A follow-up's previous refs come without a
-/// retrieval score and always compete, as they are always shown.
+/// `gap` is [`extract::QuoteWeights::lead_gap`] (0.5; until stop 44 it was also the bar "also
+/// relevant" must clear). A follow-up's previous refs come without a retrieval score and always
+/// compete, as they are always shown.
 fn lead_order(candidates: &[(f64, Option<f64>, usize)], gap: f64) -> Vec<usize> {
     let best = candidates
         .iter()
