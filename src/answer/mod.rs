@@ -1043,8 +1043,8 @@ fn without_spans(text: &str, spans: &[std::ops::Range<usize>]) -> String {
 /// Each candidate's quote: the clause the question named, the opening of a pinned provision
 /// the question asks nothing more of, or else its best span (weighing what the question asks
 /// for, [`extract::with_what_is_asked`]); scored with retrieval's order as a prior and its
-/// best span's score without what is asked. `flat` is every group's candidates, `(group, rank, hit)`; `similarity` is each
-/// prepared candidate's spans' cosines.
+/// best span's score without what is asked. `flat` is every group's candidates, `(group,
+/// rank, hit)`; `similarity` is each prepared candidate's spans' cosines.
 fn score_candidates(
     weights: &extract::QuoteWeights,
     flat: &[(usize, usize, &SearchHit)],
