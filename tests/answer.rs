@@ -227,6 +227,31 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "the second is {gap} from the lead"
     );
 
+    // A question that names a provision but asks about the one that cites it is led by
+    // that one (ADR 0007, stop 45): Article 31B says the Ninth Schedule's Acts are not void;
+    // the Schedule, named, is quoted after it. Asking for the Schedule itself, it leads.
+    let about = ask(
+        &a,
+        "Can a court strike down an Act that has been put in the Ninth Schedule?",
+        AnswerMode::Extractive,
+        "t-cites-named",
+    )
+    .await;
+    assert_eq!(cited(&about), ["31B", "SCH-9"]);
+    assert!(about
+        .retrieval
+        .results
+        .iter()
+        .any(|h| h.ref_id == "31B" && h.cites_named));
+    let itself = ask(
+        &a,
+        "What does the Ninth Schedule contain?",
+        AnswerMode::Extractive,
+        "t-names-only",
+    )
+    .await;
+    assert_eq!(cited(&itself)[0], "SCH-9");
+
     // Refusals, with reasons, and nothing cited.
     for (q, id) in [
         ("Who won the 2011 cricket world cup?", "t-cricket"),

@@ -226,6 +226,21 @@ pub fn asks_for_whole(question_terms: &BTreeSet<String>, title: &str, spans: &[S
         })
 }
 
+/// Whether a question that names provisions asks about more than them: a word beside the
+/// refs that is neither a number nor in the named provisions' headings ("Can laws listed in
+/// the Ninth Schedule be declared void?" → "laws", "listed", "void"; "What does the Ninth
+/// Schedule contain?" → nothing).
+pub fn asks_beyond_named<'t>(question: &str, titles: impl IntoIterator<Item = &'t str>) -> bool {
+    let mut rest = terms_beside_a_ref(question);
+    rest.retain(|w| !w.chars().any(|c| c.is_ascii_digit()));
+    for title in titles {
+        for w in terms(title) {
+            rest.remove(&w);
+        }
+    }
+    !rest.is_empty()
+}
+
 fn stem(w: &str) -> String {
     for (suffix, repl) in [("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")] {
         if let Some(base) = w.strip_suffix(suffix) {
@@ -549,6 +564,23 @@ mod tests {
             title,
             &spans
         ));
+    }
+
+    #[test]
+    fn a_question_asks_beyond_the_named_provisions_by_a_word_their_headings_lack() {
+        let ninth = ["Ninth Schedule"];
+        assert!(asks_beyond_named(
+            "Can laws listed in the Ninth Schedule be declared void?",
+            ninth
+        ));
+        assert!(!asks_beyond_named(
+            "What does the Ninth Schedule contain?",
+            ninth
+        ));
+        let art = ["Right to education"];
+        assert!(!asks_beyond_named("What does Art. 21-A say?", art));
+        assert!(!asks_beyond_named("article 21A right to education", art));
+        assert!(asks_beyond_named("Is article 21A still in force?", art));
     }
 
     #[test]

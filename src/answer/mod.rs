@@ -790,7 +790,7 @@ struct Group {
 /// Retrieval candidates this many deep compete for the quotes, by their best span.
 const QUOTE_CANDIDATES: usize = 3;
 
-/// What each search offers: the pinned hits of a lookup (up to 3, all quoted); otherwise the
+/// What each search offers: the hits of a lookup ([`lookup_hits`], all quoted); otherwise the
 /// top [`QUOTE_CANDIDATES`] (and, for a follow-up, the previous answer's refs retrieval
 /// returned), of which the best one per part (or two for a single question) are quoted.
 fn quote_groups(
@@ -802,17 +802,14 @@ fn quote_groups(
         .iter()
         .filter(|(part, s)| part.is_none() || s.coverage.covered)
         .map(|(part, s)| {
-            let pinned: Vec<SearchHit> = s
-                .results
-                .iter()
-                .filter(|h| h.pinned)
-                .take(3)
-                .cloned()
-                .collect();
+            let query = part
+                .clone()
+                .unwrap_or_else(|| routing.rewritten_query.clone());
+            let lookup = lookup_hits(s, &query, language);
             // A multilingual search keeps its fused order, whose reciprocal-rank scores do not
             // say how far a second provision is from the lead: no "also relevant" for it.
-            let take = if !pinned.is_empty() {
-                pinned.len()
+            let take = if !lookup.is_empty() {
+                lookup.len()
             } else if part.is_some() || routing.route == Route::Ambiguous || s.multilingual {
                 1
             } else {
@@ -820,10 +817,8 @@ fn quote_groups(
             };
             Group {
                 part: part.clone(),
-                query: part
-                    .clone()
-                    .unwrap_or_else(|| routing.rewritten_query.clone()),
-                candidates: if pinned.is_empty() {
+                query,
+                candidates: if lookup.is_empty() {
                     // A follow-up's previous refs compete too, wherever retrieval put them:
                     // "and who can remove them?" is about what the last answer cited.
                     s.results
@@ -835,7 +830,7 @@ fn quote_groups(
                         .map(|(_, h)| h.clone())
                         .collect()
                 } else {
-                    pinned
+                    lookup
                 },
                 take,
                 context_refs: routing.context_refs.clone(),
@@ -843,6 +838,33 @@ fn quote_groups(
             }
         })
         .collect()
+}
+
+/// A lookup's candidates: the pinned hits (up to 3), all quoted, in the order named. A
+/// question that names a provision but asks about what cites it ("Can laws listed in the
+/// Ninth Schedule be declared void?" → 31B) is led by retrieval's own first when that one
+/// refers to a named provision ([`SearchHit::cites_named`]) and the question has a word
+/// beyond the named provisions' headings (ADR 0007, stop 45). English only: those words are
+/// read as English words.
+fn lookup_hits(
+    search: &SearchResponse,
+    query: &str,
+    language: crate::language::Language,
+) -> Vec<SearchHit> {
+    let mut hits: Vec<SearchHit> = search
+        .results
+        .iter()
+        .filter(|h| h.pinned)
+        .take(3)
+        .cloned()
+        .collect();
+    let citing = search.results.iter().find(|h| h.cites_named);
+    if let Some(citing) = citing.filter(|_| language == crate::language::Language::English) {
+        if extract::asks_beyond_named(query, hits.iter().map(|h| h.title.as_str())) {
+            hits.insert(0, citing.clone());
+        }
+    }
+    hits
 }
 
 /// A candidate's best span and its score.

@@ -81,6 +81,7 @@ pub(super) fn hits(
             clause: clause.clone(),
             snippet,
             page: p.page_start,
+            cites_named: false,
         });
     }
     let unpinned = fused
@@ -100,6 +101,7 @@ pub(super) fn hits(
             clause: None,
             snippet: snippet_of(&p.text),
             page: p.page_start,
+            cites_named: false,
         });
     }
     results.truncate(k);
@@ -206,6 +208,29 @@ pub(super) async fn hop_edges(
     .bind(document_id)
     .fetch_all(pool)
     .await?)
+}
+
+/// Marks retrieval's own first choice [`SearchHit::cites_named`] when the question pinned
+/// provisions, retrieval put none of them first, and the first one's text refers to one of
+/// them. Only the first: a provision further down that cites them is what the one-hop
+/// expansion is for.
+pub(super) fn mark_citing_named(results: &mut [SearchHit], fused: &[Fused], edges: &[HopEdge]) {
+    let named: Vec<String> = results
+        .iter()
+        .filter(|h| h.pinned)
+        .map(|h| h.ref_id.clone())
+        .collect();
+    let Some(top) = fused.first().map(|f| f.ref_id.to_string()) else {
+        return;
+    };
+    if named.is_empty() || named.contains(&top) {
+        return;
+    }
+    if let Some(first) = results.iter_mut().find(|h| h.ref_id == top) {
+        first.cites_named = edges
+            .iter()
+            .any(|(from, to, _, _)| *from == top && named.contains(to));
+    }
 }
 
 /// Provisions the top 3 hits cite, not already among the results, each with the first hit
@@ -326,6 +351,38 @@ mod tests {
         assert!(got[0].pinned && got[0].score == 1.0);
         assert_eq!(got[0].snippet, "(2) second clause.");
         assert!(!got[1].pinned && got[1].snippet.starts_with("(1) first"));
+    }
+
+    #[test]
+    fn only_retrievals_first_is_marked_and_only_when_it_cites_a_named_provision() {
+        let edge = |from: &str, to: &str| (from.to_string(), to.to_string(), String::new(), 1);
+        let pinned = vec![(id("SCH-9"), None)];
+        let all = info(&["SCH-9", "31B", "31A", "13"]);
+        let marked = |order: &[&str], edges: &[HopEdge]| -> Vec<String> {
+            let order = fused(order);
+            let mut got = hits(&pinned, &order, &all, 4);
+            mark_citing_named(&mut got, &order, edges);
+            got.iter()
+                .filter(|h| h.cites_named)
+                .map(|h| h.ref_id.clone())
+                .collect()
+        };
+        let edges = [
+            edge("31B", "SCH-9"),
+            edge("31A", "SCH-9"),
+            edge("31B", "31A"),
+        ];
+        assert_eq!(marked(&["31B", "31A", "13"], &edges), ["31B"]);
+        // Not the second, though it cites the Schedule too; nothing when the first cites
+        // something else, or when retrieval put the named provision first itself.
+        assert!(marked(&["13", "31A"], &edges).is_empty());
+        assert!(marked(&["31B", "31A"], &[edge("31B", "31A")]).is_empty());
+        assert!(marked(&["SCH-9", "31B"], &edges).is_empty());
+        // Nothing named, nothing marked.
+        let order = fused(&["31B"]);
+        let mut unnamed = hits(&[], &order, &all, 2);
+        mark_citing_named(&mut unnamed, &order, &edges);
+        assert!(!unnamed[0].cites_named);
     }
 
     #[test]
