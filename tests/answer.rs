@@ -251,6 +251,16 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     )
     .await;
     assert_eq!(cited(&itself)[0], "SCH-9");
+    // A pin from the glossary's names is not a named ref: "Lok Sabha" pins Article 81, which
+    // 331 cites ("Notwithstanding anything in article 81"), and each side leads with its own.
+    let sides = ask(
+        &a,
+        "Lok Sabha vs Rajya Sabha",
+        AnswerMode::Extractive,
+        "t-cites-glossary",
+    )
+    .await;
+    assert_eq!(cited(&sides), ["81", "80"]);
 
     // Refusals, with reasons, and nothing cited.
     for (q, id) in [

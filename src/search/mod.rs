@@ -300,7 +300,7 @@ pub struct SearchHit {
     pub snippet: String,
     pub page: i32,
     /// Set on retrieval's own first (unpinned) provision when the question names provisions
-    /// and this one's text refers to one of them: "Can laws listed in the Ninth Schedule be
+    /// by their refs and this one's text refers to one of them: "Can laws listed in the Ninth Schedule be
     /// declared void?" names the Schedule, and Article 31B, which says they are not, cites it.
     /// The answer may then lead with it ([`crate::answer`], ADR 0007, stop 45).
     pub cites_named: bool,
@@ -940,7 +940,8 @@ pub async fn search_with_hint(
         }
     )?;
     let mut results = results::hits(&pinned, &fused, &info, opts.k);
-    results::mark_citing_named(&mut results, &fused, &edges);
+    let spelt: Vec<String> = named.iter().map(|r| r.id.to_string()).collect();
+    results::mark_citing_named(&mut results, &fused, &spelt, &edges);
     let supporting = results::supporting_from(&edges, &results);
 
     let coverage = judge_coverage(

@@ -210,20 +210,21 @@ pub(super) async fn hop_edges(
     .await?)
 }
 
-/// Marks retrieval's own first choice [`SearchHit::cites_named`] when the question pinned
-/// provisions, retrieval put none of them first, and the first one's text refers to one of
-/// them. Only the first: a provision further down that cites them is what the one-hop
-/// expansion is for.
-pub(super) fn mark_citing_named(results: &mut [SearchHit], fused: &[Fused], edges: &[HopEdge]) {
-    let named: Vec<String> = results
-        .iter()
-        .filter(|h| h.pinned)
-        .map(|h| h.ref_id.clone())
-        .collect();
+/// Marks retrieval's own first choice [`SearchHit::cites_named`] when the question names
+/// provisions (`named`: refs it spells, not the glossary's names-only pins: "Lok Sabha" pins
+/// Article 81, which 331 cites, yet asks about nothing else), retrieval put no pinned one
+/// first, and the first one's text refers to one of them. Only the first: a provision
+/// further down that cites them is what the one-hop expansion is for.
+pub(super) fn mark_citing_named(
+    results: &mut [SearchHit],
+    fused: &[Fused],
+    named: &[String],
+    edges: &[HopEdge],
+) {
     let Some(top) = fused.first().map(|f| f.ref_id.to_string()) else {
         return;
     };
-    if named.is_empty() || named.contains(&top) {
+    if named.is_empty() || results.iter().any(|h| h.pinned && h.ref_id == top) {
         return;
     }
     if let Some(first) = results.iter_mut().find(|h| h.ref_id == top) {
@@ -358,10 +359,11 @@ mod tests {
         let edge = |from: &str, to: &str| (from.to_string(), to.to_string(), String::new(), 1);
         let pinned = vec![(id("SCH-9"), None)];
         let all = info(&["SCH-9", "31B", "31A", "13"]);
-        let marked = |order: &[&str], edges: &[HopEdge]| -> Vec<String> {
+        let marked = |order: &[&str], named: &[&str], edges: &[HopEdge]| -> Vec<String> {
             let order = fused(order);
             let mut got = hits(&pinned, &order, &all, 4);
-            mark_citing_named(&mut got, &order, edges);
+            let named: Vec<String> = named.iter().map(|n| n.to_string()).collect();
+            mark_citing_named(&mut got, &order, &named, edges);
             got.iter()
                 .filter(|h| h.cites_named)
                 .map(|h| h.ref_id.clone())
@@ -372,17 +374,15 @@ mod tests {
             edge("31A", "SCH-9"),
             edge("31B", "31A"),
         ];
-        assert_eq!(marked(&["31B", "31A", "13"], &edges), ["31B"]);
+        assert_eq!(marked(&["31B", "31A", "13"], &["SCH-9"], &edges), ["31B"]);
         // Not the second, though it cites the Schedule too; nothing when the first cites
         // something else, or when retrieval put the named provision first itself.
-        assert!(marked(&["13", "31A"], &edges).is_empty());
-        assert!(marked(&["31B", "31A"], &[edge("31B", "31A")]).is_empty());
-        assert!(marked(&["SCH-9", "31B"], &edges).is_empty());
-        // Nothing named, nothing marked.
-        let order = fused(&["31B"]);
-        let mut unnamed = hits(&[], &order, &all, 2);
-        mark_citing_named(&mut unnamed, &order, &edges);
-        assert!(!unnamed[0].cites_named);
+        assert!(marked(&["13", "31A"], &["SCH-9"], &edges).is_empty());
+        assert!(marked(&["31B", "31A"], &["SCH-9"], &[edge("31B", "31A")]).is_empty());
+        assert!(marked(&["SCH-9", "31B"], &["SCH-9"], &edges).is_empty());
+        // A pin the question does not spell (the glossary's, for a names-only question)
+        // marks nothing.
+        assert!(marked(&["31B", "31A", "13"], &[], &edges).is_empty());
     }
 
     #[test]
