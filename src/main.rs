@@ -1,7 +1,7 @@
 //! `nyaya`: the command line and the server.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -76,6 +76,18 @@ enum Command {
     },
     /// Run the golden set through search and print its metrics (pinned and unpinned).
     Eval(EvalArgs),
+    /// Compare two `nyaya eval --dump` files of one set, case by case: which answers' first
+    /// citations (and retrieval's unpinned firsts) turned right or wrong, which refusals
+    /// changed. Reads the files only; no database needed.
+    EvalDiff {
+        /// The dump of the run before the change.
+        before: PathBuf,
+        /// The dump of the run after it.
+        after: PathBuf,
+        /// Print one JSON object instead of the list.
+        #[arg(long)]
+        json: bool,
+    },
     /// Sweep the "not covered" threshold over a split and print the refusal curve.
     Calibrate {
         #[command(flatten)]
@@ -734,6 +746,11 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             corpus,
             json,
         } => diff_command(&cfg, &from, &to, corpus, json),
+        Command::EvalDiff {
+            before,
+            after,
+            json,
+        } => eval_diff_command(&before, &after, json),
         Command::Eligible {
             office,
             age,
@@ -961,6 +978,25 @@ fn diff_command(
     } else {
         print!("{}", nyaya::editions::render_text(&d));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `nyaya eval-diff`: two dumps of one set compared case by case.
+fn eval_diff_command(before: &Path, after: &Path, json: bool) -> Result<ExitCode, AppError> {
+    let read = |path: &Path| -> Result<Vec<nyaya_eval::dumpdiff::DumpCase>, AppError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        nyaya_eval::dumpdiff::parse(&text)
+            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))
+    };
+    let d = nyaya_eval::dumpdiff::compare(&read(before)?, &read(after)?);
+    let text = if json {
+        serde_json::to_string(&d).unwrap_or_default() + "\n"
+    } else {
+        d.to_string()
+    };
+    // A closed pipe (`| head`) ends the listing; it is not an error.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -299,6 +299,37 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
         "no suite with an outside file: {v}"
     );
 
+    // Two runs' dumps compare case by case: the same run twice changes nothing.
+    let dumps: Vec<String> = ["before", "after"]
+        .iter()
+        .map(|name| {
+            let path = dir.join(format!("{name}.jsonl"));
+            let out = nyaya(
+                &pool,
+                &[
+                    "eval",
+                    "--golden",
+                    golden_arg,
+                    "--split",
+                    "all",
+                    "--mode",
+                    "lexical",
+                    "--answers",
+                    "--dump",
+                    path.to_str().unwrap(),
+                ],
+            );
+            assert!(out.status.success(), "{}", stderr(&out));
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let out = nyaya(&pool, &["eval-diff", &dumps[0], &dumps[1], "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["answers"]["compared"], 3, "{v}");
+    assert_eq!(v["retrieval"]["compared"], 3, "{v}");
+    assert_eq!(v["answers"]["changes"], serde_json::json!([]), "{v}");
+
     // A gate no run can meet fails the run and says which.
     let gates = dir.join("gates.toml");
     std::fs::write(
@@ -470,6 +501,59 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
         .unwrap();
     assert_eq!(rebuilt["all_quotes_match"], true, "{rebuilt}");
     assert_eq!(rebuilt["citations"][0]["ref"], "21", "{rebuilt}");
+}
+
+/// `nyaya eval-diff` needs no database: two dumps of one set, the changed cases by kind, and
+/// a typed error naming a line that is not a dump line.
+#[test]
+fn eval_diff_lists_leads_won_and_lost_and_names_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("nyaya-eval-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = |id: &str, expected: &[&str], cited: &[&str]| {
+        serde_json::json!({
+            "id": id, "question": format!("question {id}"), "expected": expected,
+            "must_refuse": false,
+            "unpinned": {"ranking": cited, "refused": false},
+            "answer": {"cited": cited, "refused": false},
+        })
+        .to_string()
+    };
+    let before = dir.join("before.jsonl");
+    let after = dir.join("after.jsonl");
+    std::fs::write(
+        &before,
+        [line("A", &["75"], &["78"]), line("B", &["56"], &["56"])].join("\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        &after,
+        [line("A", &["75"], &["75"]), line("B", &["56"], &["62"])].join("\n"),
+    )
+    .unwrap();
+    let run = |a: &std::path::Path, b: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_nyaya"))
+            .args(["eval-diff", a.to_str().unwrap(), b.to_str().unwrap()])
+            .current_dir(std::env::temp_dir())
+            .output()
+            .unwrap()
+    };
+    let out = run(&before, &after);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("answers (first citation): 2 compared, 2 changed: 1 won, 1 lost"),
+        "{text}"
+    );
+    assert!(text.contains("[\"78\"] -> [\"75\"]"), "{text}");
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"question\": \"no id\"}\n").unwrap();
+    let out = run(&bad, &after);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("bad.jsonl: dump line 1: missing field `id`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// `nyaya eligible` needs no database: the verdict, criterion by criterion, as JSON.

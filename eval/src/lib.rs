@@ -16,6 +16,8 @@
 //! - [`paraphrase`]: the paraphrase suite (`eval/golden/paraphrases.jsonl`) and paraphrase
 //!   consistency.
 //! - [`gates`]: `eval/gates.toml` and `eval/baseline.json`, and the check that fails a run.
+//! - [`dumpdiff`]: two runs' `--dump` files compared case by case (`nyaya eval-diff`): which
+//!   leads turned right or wrong, which refusals changed.
 //!
 //! What it is not: it runs no search, opens no database or socket, and reads no file except
 //! one it is given a path to. The service's command line drives it: it asks the search for a
@@ -24,6 +26,7 @@
 //! is in the Constitution is checked against the parsed PDF by `tests/evidence.rs`.
 
 pub mod answers;
+pub mod dumpdiff;
 pub mod eligibility;
 pub mod gates;
 pub mod golden;
