@@ -79,6 +79,18 @@ pub enum Change {
     Reordered,
 }
 
+impl Change {
+    /// Its name in the JSON and the listing.
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Won => "won",
+            Change::Lost => "lost",
+            Change::Moved => "moved",
+            Change::Reordered => "reordered",
+        }
+    }
+}
+
 /// One case whose outcome differs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CaseChange {
@@ -97,7 +109,7 @@ pub struct SideDiff {
     /// Cases present in both runs and read on this side.
     pub compared: usize,
     /// Per kind of change, how many cases.
-    pub counts: BTreeMap<String, usize>,
+    pub counts: BTreeMap<Change, usize>,
     pub changes: Vec<CaseChange>,
 }
 
@@ -148,11 +160,7 @@ fn side(pairs: &[(&DumpCase, Shown, Shown)]) -> SideDiff {
             (false, false) => Change::Moved,
             (true, true) => Change::Reordered,
         };
-        let name = serde_json::to_value(change)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        *out.counts.entry(name).or_default() += 1;
+        *out.counts.entry(change).or_default() += 1;
         out.changes.push(CaseChange {
             id: case.id.clone(),
             question: case.question.clone(),
@@ -211,23 +219,23 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
 
 impl fmt::Display for SideDiff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let count = |k: &str| self.counts.get(k).copied().unwrap_or(0);
+        let count = |c: Change| self.counts.get(&c).copied().unwrap_or(0);
         writeln!(
             f,
             "{} compared, {} changed: {} won, {} lost, {} moved (wrong both times), {} reordered (right both times)",
             self.compared,
             self.changes.len(),
-            count("won"),
-            count("lost"),
-            count("moved"),
-            count("reordered"),
+            count(Change::Won),
+            count(Change::Lost),
+            count(Change::Moved),
+            count(Change::Reordered),
         )?;
         for c in &self.changes {
             let short: String = c.question.chars().take(90).collect();
             writeln!(
                 f,
                 "  {:<9} {:<8} {short}\n            expected {:?}: {:?} -> {:?}",
-                format!("{:?}", c.change).to_lowercase(),
+                c.change.name(),
                 c.id,
                 c.expected,
                 c.before,
@@ -329,7 +337,9 @@ mod tests {
                 ("R", Change::Reordered),
             ]
         );
-        assert_eq!(d.answers.counts["won"], 2);
+        assert_eq!(d.answers.counts[&Change::Won], 2);
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(json["answers"]["counts"]["won"], 2, "{json}");
         assert_eq!(d.answers.changes[1].after, vec!["refused"]);
         // Retrieval reads only its first: "R" kept 81 first, so it did not change there.
         assert!(d.retrieval.changes.iter().all(|c| c.id != "R"));
