@@ -1366,21 +1366,39 @@ fn eligible_command(
 
 /// `nyaya eval`: search (pinned and unpinned), paraphrases, and with `--answers` the answer
 /// pipeline; prints, reports, checks gates and writes the baseline.
-async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError> {
+/// What one `nyaya eval` run measured: the search's two runs (pinned and unpinned), and what
+/// the set and the flags added to them.
+struct EvalRun {
+    ev: evaluate::Evaluation,
+    /// The paraphrase suite on the unpinned search, when the set has one.
+    paraphrases: Option<nyaya_eval::ParaphraseCard>,
+    /// With `--answers`: the answers' card, their paraphrase card, and each case's outcome.
+    answers: Option<(
+        nyaya_eval::AnswerCard,
+        Option<nyaya_eval::ParaphraseCard>,
+        Vec<nyaya_eval::AnswerOutcome>,
+    )>,
+    /// With `--answers` on the shipped golden set: the eligibility cases of the same split.
+    eligibility: Option<nyaya_eval::EligibilityCard>,
+    /// A written set's groups of wordings: the unpinned search's card and the answers'.
+    wordings: (
+        Option<nyaya_eval::WordingCard>,
+        Option<nyaya_eval::WordingCard>,
+    ),
+}
+
+/// Runs the selected cases through search (and with `--answers` the answer pipeline).
+async fn measure(
+    pool: &sqlx::PgPool,
+    models: &nyaya::search::Models,
+    sel: &Selection,
+    opts: &SearchOptions,
+    args: &EvalArgs,
+    quote_weights: nyaya::answer::extract::QuoteWeights,
+) -> Result<EvalRun, AppError> {
     use nyaya_eval::ParaphraseCard;
-    let sel = args.set.load()?;
     let cases = &sel.cases;
-    let pool = db::connect(&cfg.database_url).await?;
-    let mut opts = args.knobs.apply(SearchOptions::from_config(cfg));
-    if !args.bank_keeps_copies {
-        opts.bank_holdout = Some(nyaya::search::bank::EVAL_HOLDOUT_COSINE);
-    }
-    let models = load_models(cfg, opts.mode)?;
-    nyaya::answer::preload_span_vectors(&pool, &models).await?;
-    for sources in nyaya::search::bank::Sources::ALL {
-        models.preload_question_bank(&pool, sources).await;
-    }
-    let mut ev = evaluate::evaluate(&pool, &models, cases, &opts).await?;
+    let mut ev = evaluate::evaluate(pool, models, cases, opts).await?;
     if args.no_pin {
         ev.scorecard.pinned = ev.scorecard.unpinned.clone();
     }
@@ -1389,10 +1407,10 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         None
     } else {
         let first =
-            evaluate::paraphrase_firsts_search(&pool, &models, &groups, &ev.unpinned, &opts)
-                .await?;
+            evaluate::paraphrase_firsts_search(pool, models, &groups, &ev.unpinned, opts).await?;
         Some(ParaphraseCard::new(&groups, cases, &first))
     };
+    let mut eligibility = None;
     let answers = if args.answers {
         let answerer = nyaya::answer::Answerer {
             pool: pool.clone(),
@@ -1400,7 +1418,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             llm: None,
             search: opts.clone(),
             default_mode: nyaya::answer::AnswerMode::Extractive,
-            quote_weights: cfg.quote_weights,
+            quote_weights,
         };
         let (card, outcomes) = evaluate::evaluate_answers(&answerer, cases).await?;
         let para = if groups.is_empty() {
@@ -1410,79 +1428,76 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
             Some(ParaphraseCard::new(&groups, cases, &first))
         };
         // The eligibility cases of the same split, with the shipped golden set only.
-        let eligibility = match sel.eligibility_cases()? {
-            Some(cases) => Some(evaluate::evaluate_eligibility(&answerer, &cases).await?),
-            None => None,
-        };
-        Some((card, para, outcomes, eligibility))
+        if let Some(cases) = sel.eligibility_cases()? {
+            eligibility = Some(evaluate::evaluate_eligibility(&answerer, &cases).await?);
+        }
+        Some((card, para, outcomes))
     } else {
         None
     };
-    if let Some(path) = &args.dump {
-        let outcomes = answers
-            .as_ref()
-            .map(|(_, _, o, _)| o.as_slice())
-            .unwrap_or(&[]);
-        let text = evaluate::dump_lines(cases, &ev, outcomes);
-        std::fs::write(path, text)
-            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
-        eprintln!("dump: {}", path.display());
-    }
     let wordings = evaluate::wording_cards(
         cases,
         &ev.unpinned,
-        answers.as_ref().map(|(_, _, o, _)| o.as_slice()),
+        answers.as_ref().map(|(_, _, o)| o.as_slice()),
     );
-    let (answers, eligibility) = match answers {
-        Some((card, para, _, e)) => (Some((card, para)), e),
-        None => (None, None),
-    };
+    Ok(EvalRun {
+        ev,
+        paraphrases,
+        answers,
+        eligibility,
+        wordings,
+    })
+}
 
-    let card = &ev.scorecard;
-    let mut flat = card.flat();
-    if let Some(p) = &paraphrases {
-        flat.extend(p.flat("unpinned"));
-    }
-    if let Some((a, p)) = &answers {
-        flat.extend(a.flat());
-        if let Some(p) = p {
-            flat.extend(p.flat("answers"));
+impl EvalRun {
+    /// Every figure by its gate name (`answers.<metric>` …), for the gates and the baseline.
+    fn flat(&self) -> std::collections::BTreeMap<String, f64> {
+        let mut flat = self.ev.scorecard.flat();
+        if let Some(p) = &self.paraphrases {
+            flat.extend(p.flat("unpinned"));
         }
+        if let Some((a, p, _)) = &self.answers {
+            flat.extend(a.flat());
+            if let Some(p) = p {
+                flat.extend(p.flat("answers"));
+            }
+        }
+        if let Some(e) = &self.eligibility {
+            flat.extend(e.flat());
+        }
+        flat
     }
-    if let Some(e) = &eligibility {
-        flat.extend(e.flat());
-    }
-    let split = &sel.split;
-    if args.json {
-        let mut v = serde_json::to_value(card).unwrap_or_default();
-        if let Some(p) = &paraphrases {
+
+    /// The run as one JSON object (`nyaya eval --json`).
+    fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(&self.ev.scorecard).unwrap_or_default();
+        if let Some(p) = &self.paraphrases {
             v["paraphrases"] = serde_json::to_value(p).unwrap_or_default();
         }
-        if let Some((a, p)) = &answers {
+        if let Some((a, p, _)) = &self.answers {
             v["answers"] = serde_json::to_value(a).unwrap_or_default();
             if let Some(p) = p {
                 v["answers"]["paraphrase_consistency"] = serde_json::json!(p.consistency);
                 v["answers"]["paraphrases"] = serde_json::to_value(p).unwrap_or_default();
             }
         }
-        if let Some(e) = &eligibility {
+        if let Some(e) = &self.eligibility {
             v["eligibility"] = serde_json::to_value(e).unwrap_or_default();
         }
         // The answers' card exists only beside the search's (the same cases).
-        if wordings.0.is_some() {
+        if self.wordings.0.is_some() {
             v["wording_groups"] = serde_json::json!({
-                "unpinned": wordings.0,
-                "answers": wordings.1,
+                "unpinned": self.wordings.0,
+                "answers": self.wordings.1,
             });
         }
-        println!("{v}");
-    } else {
-        println!(
-            "{split} split, {} cases, mode {}{}",
-            cases.len(),
-            opts.mode,
-            if opts.glossary { "" } else { ", no glossary" }
-        );
+        v
+    }
+
+    /// The tables on stdout, the first 40 misses of each kind on stderr.
+    fn print_text(&self, header: &str) {
+        let card = &self.ev.scorecard;
+        println!("{header}");
         print!("{}", nyaya_eval::scorecard::render_table(card));
         for f in card.failures.iter().take(40) {
             eprintln!(
@@ -1490,10 +1505,10 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
                 f.id, f.kind, f.expected, f.got
             );
         }
-        if let Some(p) = &paraphrases {
+        if let Some(p) = &self.paraphrases {
             print!("{}", p.render("unpinned search"));
         }
-        if let Some((a, p)) = &answers {
+        if let Some((a, p, _)) = &self.answers {
             print!("{}", a.render());
             for f in a.failures.iter().take(40) {
                 eprintln!("  {} {}: {}", f.id, f.kind, f.detail);
@@ -1502,7 +1517,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
                 print!("{}", p.render("answers' first citation"));
             }
         }
-        if let Some(e) = &eligibility {
+        if let Some(e) = &self.eligibility {
             print!("{}", e.render());
         }
         let share = |c: &Option<nyaya_eval::WordingCard>| {
@@ -1510,45 +1525,46 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
                 format!("{:.3} ({}/{})", c.consistency, c.consistent, c.groups)
             })
         };
-        if wordings.0.is_some() {
+        if self.wordings.0.is_some() {
             println!(
                 "wording groups, every wording led by an expected ref: unpinned search {}, answers {}",
-                share(&wordings.0),
-                share(&wordings.1)
+                share(&self.wordings.0),
+                share(&self.wordings.1)
             );
         }
     }
-    if args.report {
-        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
-        let dir = PathBuf::from("eval/reports");
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
-        let path = dir.join(format!("{stamp}_{split}.md"));
-        let title = format!(
-            "Evaluation: {split} split, mode {}, {} UTC",
-            opts.mode,
-            chrono::Utc::now().format("%Y-%m-%d %H:%M")
-        );
+
+    /// The Markdown report (`--report`): every miss, per kind.
+    fn markdown(&self, title: &str, cases: &[nyaya_eval::GoldenCase]) -> String {
+        let ev = &self.ev;
         let mut md = nyaya_eval::scorecard::render_markdown(
-            &title,
-            card,
+            title,
+            &ev.scorecard,
             &ev.pinned_report,
             &ev.unpinned_report,
             cases,
         );
-        if let Some((a, _)) = &answers {
+        if let Some((a, _, _)) = &self.answers {
             md.push_str(&nyaya_eval::answers::render_markdown(a, cases));
         }
-        if let Some(p) = &paraphrases {
+        if let Some(p) = &self.paraphrases {
             md.push_str(&p.render_markdown("unpinned search: first result"));
         }
-        if let Some((_, Some(p))) = &answers {
+        if let Some((_, Some(p), _)) = &self.answers {
             md.push_str(&p.render_markdown("answers: first citation"));
         }
-        std::fs::write(&path, md)
-            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
-        eprintln!("report: {}", path.display());
+        md
     }
+}
+
+/// Checks each gate group in `args.gates` against `flat` and the stored baseline; with
+/// `--write-baseline`, stores `flat` as the baseline. Exit 1 when a gate fails.
+fn gate_and_store(
+    args: &EvalArgs,
+    sel: &Selection,
+    flat: std::collections::BTreeMap<String, f64>,
+) -> Result<ExitCode, AppError> {
+    let split = &sel.split;
     let mut baseline: nyaya_eval::Baseline = std::fs::read_to_string(&args.baseline_file)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
@@ -1584,6 +1600,61 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
         );
     }
     Ok(code)
+}
+
+/// `nyaya eval`: measure, then dump, print, report, gate, as the flags ask.
+async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError> {
+    let sel = args.set.load()?;
+    let cases = &sel.cases;
+    let pool = db::connect(&cfg.database_url).await?;
+    let mut opts = args.knobs.apply(SearchOptions::from_config(cfg));
+    if !args.bank_keeps_copies {
+        opts.bank_holdout = Some(nyaya::search::bank::EVAL_HOLDOUT_COSINE);
+    }
+    let models = load_models(cfg, opts.mode)?;
+    nyaya::answer::preload_span_vectors(&pool, &models).await?;
+    for sources in nyaya::search::bank::Sources::ALL {
+        models.preload_question_bank(&pool, sources).await;
+    }
+    let run = measure(&pool, &models, &sel, &opts, &args, cfg.quote_weights).await?;
+    if let Some(path) = &args.dump {
+        let outcomes = run
+            .answers
+            .as_ref()
+            .map(|(_, _, o)| o.as_slice())
+            .unwrap_or(&[]);
+        let text = evaluate::dump_lines(cases, &run.ev, outcomes);
+        std::fs::write(path, text)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        eprintln!("dump: {}", path.display());
+    }
+    let split = &sel.split;
+    if args.json {
+        println!("{}", run.to_json());
+    } else {
+        run.print_text(&format!(
+            "{split} split, {} cases, mode {}{}",
+            cases.len(),
+            opts.mode,
+            if opts.glossary { "" } else { ", no glossary" }
+        ));
+    }
+    if args.report {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let dir = PathBuf::from("eval/reports");
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| AppError::Resource(format!("{}: {e}", dir.display())))?;
+        let path = dir.join(format!("{stamp}_{split}.md"));
+        let title = format!(
+            "Evaluation: {split} split, mode {}, {} UTC",
+            opts.mode,
+            chrono::Utc::now().format("%Y-%m-%d %H:%M")
+        );
+        std::fs::write(&path, run.markdown(&title, cases))
+            .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
+        eprintln!("report: {}", path.display());
+    }
+    gate_and_store(&args, &sel, run.flat())
 }
 
 /// `nyaya train-adapter`: embed, hold out, fit; write (or `--check` against) the shipped
