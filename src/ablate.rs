@@ -7,7 +7,6 @@ use sqlx::PgPool;
 
 use nyaya_eval::{GoldenCase, Paraphrase, ParaphraseCard};
 
-use crate::config::Config;
 use crate::error::AppResult;
 use crate::evaluate::{evaluate, paraphrase_firsts_search, CaseRun, Evaluation};
 use crate::search::rerank::SecondStage;
@@ -189,13 +188,13 @@ pub struct SplitCases<'a> {
 pub async fn run(
     pool: &PgPool,
     models: &Models,
-    cfg: &Config,
+    defaults: &SearchOptions,
     splits: &[SplitCases<'_>],
 ) -> AppResult<String> {
     // As `nyaya eval`: a golden question's near-copies in the question bank are held out.
     let base = SearchOptions {
         bank_holdout: Some(crate::search::bank::EVAL_HOLDOUT_COSINE),
-        ..crate::search::SearchOptions::from_config(cfg)
+        ..defaults.clone()
     };
     let mut tables = Vec::new();
     for split in splits {

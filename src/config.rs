@@ -1,12 +1,12 @@
-//! Configuration from flags and environment (each flag has an env var).
+//! Configuration from flags and environment (each flag has an env var): what every command
+//! shares (the database, model and library paths, the edition, the LLM endpoints, the server's
+//! limits). The search's and the answer's own settings live with them
+//! ([`crate::search::settings`], [`crate::answer::settings`]) and the binary flattens all
+//! three, so this module imports none of the modules it configures.
 
 use std::path::PathBuf;
 
 use clap::Args;
-
-use crate::answer::extract::QuoteWeights;
-use crate::answer::AnswerMode;
-use crate::search::SearchOptions;
 
 /// Settings shared by every command.
 #[derive(Debug, Clone, Args)]
@@ -90,87 +90,10 @@ pub struct Config {
     #[arg(long, env = "NYAYA_OTHER_EDITIONS", global = true, default_value_t = true, action = clap::ArgAction::Set)]
     pub other_editions: bool,
 
-    /// The search mode when a request names none.
-    #[arg(
-        long,
-        env = "NYAYA_SEARCH_MODE",
-        global = true,
-        default_value_t = SearchOptions::default().mode
-    )]
-    pub search_mode: crate::search::Mode,
-
-    /// What the `+rerank` modes run: rescore (offline, the default), cross-encoder (needs
-    /// NYAYA_RERANKER_DIR) or none.
-    #[arg(
-        long,
-        env = "NYAYA_SECOND_STAGE",
-        global = true,
-        value_enum,
-        default_value_t = SearchOptions::default().second_stage
-    )]
-    pub second_stage: crate::search::rerank::SecondStage,
-
-    /// How far the question bank (the questions of data/train/written.jsonl) moves the learned
-    /// second stage's order; 0 switches it off (ADR 0008).
-    #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
-    pub bank_weight: f64,
-
-    /// How far the question bank, read across languages by the multilingual model (its English
-    /// questions), moves the fused order of a question in an Indian script; 0 switches it off
-    /// (ADR 0013).
-    #[arg(long, env = "NYAYA_MULTILINGUAL_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().multilingual_bank_weight)]
-    pub multilingual_bank_weight: f64,
-
-    /// Refuse a question whose closest questions in the bank are ones the text does not answer
-    /// (data/train/out_of_scope.jsonl against data/train/written.jsonl; ADR 0005).
-    #[arg(long, env = "NYAYA_SCOPE_BANK", global = true, default_value_t = true, action = clap::ArgAction::Set)]
-    pub scope_bank: bool,
-
-    /// Search an English question's vector as the query adapter maps it, and score the quoted
-    /// clauses with it (data/query_adapter.*, fitted by `nyaya train-adapter`; ADR 0014). Off by
-    /// default: measured, it did not carry to the golden test split.
-    #[arg(long, env = "NYAYA_QUERY_ADAPTER", global = true, default_value_t = SearchOptions::default().query_adapter, action = clap::ArgAction::Set)]
-    pub query_adapter: bool,
-
     /// A cross-encoder folder (ONNX + tokenizer files + nyaya-reranker.json), e.g.
     /// bge-reranker-v2-m3. Optional; nothing ships it.
     #[arg(long, env = "NYAYA_RERANKER_DIR", global = true)]
     pub reranker_dir: Option<PathBuf>,
-
-    /// Reciprocal rank fusion's k (10 chosen by `make ablate`, ADR 0006).
-    #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = SearchOptions::default().rrf_k)]
-    pub rrf_k: f64,
-
-    /// Chunks each retrieval leg returns before fusion.
-    #[arg(long, env = "NYAYA_SEARCH_DEPTH", global = true, default_value_t = SearchOptions::default().depth)]
-    pub search_depth: usize,
-
-    /// Longest query accepted, in characters.
-    #[arg(
-        long,
-        env = "NYAYA_MAX_QUERY_CHARS",
-        global = true,
-        default_value_t = SearchOptions::default().max_query_chars
-    )]
-    pub max_query_chars: usize,
-
-    /// Best-chunk similarity below which a search says the text does not cover the question.
-    #[arg(long, env = "NYAYA_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().refusal_threshold)]
-    pub refusal_threshold: f64,
-
-    /// The same for questions the multilingual model searched (ADR 0013).
-    #[arg(long, env = "NYAYA_MULTILINGUAL_REFUSAL_THRESHOLD", global = true, default_value_t = SearchOptions::default().multilingual_refusal_threshold)]
-    pub multilingual_refusal_threshold: f64,
-
-    /// How answers are written when a request does not say: extractive (quotes only, no
-    /// model) or llm (prose over the quotes; needs NYAYA_LLM_BASE_URL).
-    #[arg(long, env = "NYAYA_ANSWER_MODE", global = true, value_enum, default_value_t = AnswerMode::Extractive)]
-    pub answer_mode: AnswerMode,
-
-    /// How clause spans compete for a quote and how close "also relevant" must come:
-    /// "overlap,rank_prior[,also_gap[,asks[,lead_gap]]]" (ADR 0007).
-    #[arg(long, env = "NYAYA_QUOTE_WEIGHTS", global = true, default_value_t = QuoteWeights::default())]
-    pub quote_weights: QuoteWeights,
 
     /// An OpenAI-compatible endpoint, up to and including `/v1` (Ollama, vLLM, llama.cpp,
     /// a hosted API). Unset: no LLM; every answer is extractive.

@@ -8,9 +8,11 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 use tracing::Instrument;
 
+use nyaya::answer::settings::AnswerSettings;
 use nyaya::config::Config;
 use nyaya::error::AppError;
 use nyaya::llm::LlmClient;
+use nyaya::search::settings::SearchSettings;
 use nyaya::search::SearchOptions;
 use nyaya::store::StartupLock;
 use nyaya::{ablate, db, evaluate, http, ingest, provision};
@@ -24,6 +26,10 @@ use nyaya::{ablate, db, evaluate, http, ingest, provision};
 struct Cli {
     #[command(flatten)]
     config: Config,
+    #[command(flatten)]
+    search: SearchSettings,
+    #[command(flatten)]
+    answer: AnswerSettings,
     #[command(subcommand)]
     command: Command,
 }
@@ -94,26 +100,7 @@ enum Command {
         set: GoldenArgs,
     },
     /// Latency of search per mode over the golden set's questions (p50/p95/p99 per stage, QPS).
-    Bench {
-        /// A golden set whose questions to run (default: eval/golden/single_turn.jsonl).
-        #[arg(long)]
-        golden: Option<PathBuf>,
-        /// Passes over the questions.
-        #[arg(long, default_value_t = 3)]
-        rounds: usize,
-        /// Modes to measure (default: all five).
-        #[arg(long, value_delimiter = ',')]
-        modes: Vec<nyaya::search::Mode>,
-        /// Only questions of at most this many words (e.g. 40 leaves out the fact patterns).
-        #[arg(long)]
-        max_words: Option<usize>,
-        /// Also list this many slowest questions per mode, with their stage timings.
-        #[arg(long, default_value_t = 0)]
-        slowest: usize,
-        /// Only the cases of this language (a golden set's `lang`: "hi", "hi-latn", "ta" …).
-        #[arg(long)]
-        language: Option<String>,
-    },
+    Bench(BenchArgs),
     /// Can a person hold an office? Checks stated facts against the Constitution's
     /// qualifications for it (`nyaya eligible president --age 30`); facts not given are
     /// unknown, never assumed. `nyaya eligible --list` lists offices and facts.
@@ -226,6 +213,29 @@ struct GoldenArgs {
     /// with another).
     #[arg(long)]
     paraphrases: Option<PathBuf>,
+}
+
+/// `nyaya bench`'s arguments.
+#[derive(Debug, clap::Args)]
+struct BenchArgs {
+    /// A golden set whose questions to run (default: eval/golden/single_turn.jsonl).
+    #[arg(long)]
+    golden: Option<PathBuf>,
+    /// Passes over the questions.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Modes to measure (default: all five).
+    #[arg(long, value_delimiter = ',')]
+    modes: Vec<nyaya::search::Mode>,
+    /// Only questions of at most this many words (e.g. 40 leaves out the fact patterns).
+    #[arg(long)]
+    max_words: Option<usize>,
+    /// Also list this many slowest questions per mode, with their stage timings.
+    #[arg(long, default_value_t = 0)]
+    slowest: usize,
+    /// Only the cases of this language (a golden set's `lang`: "hi", "hi-latn", "ta" …).
+    #[arg(long)]
+    language: Option<String>,
 }
 
 /// `nyaya eval`'s arguments.
@@ -713,6 +723,9 @@ fn init_tracing() {
 
 async fn run(cli: Cli) -> Result<ExitCode, AppError> {
     let cfg = cli.config;
+    // The search's defaults, over the edition the configuration names.
+    let search = cli.search.options(cfg.edition.clone());
+    let answer = cli.answer;
     match cli.command {
         Command::Ingest { pdf, json } => ingest_command(&cfg, pdf, json).await,
         Command::Provision { reference, json } => provision_command(&cfg, &reference, json).await,
@@ -722,24 +735,24 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             no_pin,
             knobs,
             json,
-        } => search_command(&cfg, &query, k, no_pin, &knobs, json).await,
+        } => search_command(&cfg, &search, &query, k, no_pin, &knobs, json).await,
         Command::Ask {
             question,
             mode,
             json,
             facts,
-        } => ask_command(&cfg, question, mode, json, &facts).await,
+        } => ask_command(&cfg, &search, answer, question, mode, json, &facts).await,
         Command::Answer { request_id } => answer_command(&cfg, request_id).await,
         Command::Purge { older_than_days } => purge_command(&cfg, older_than_days).await,
-        Command::Eval(args) => eval_command(&cfg, args).await,
+        Command::Eval(args) => eval_command(&cfg, &search, answer, args).await,
         Command::Train {
             check,
             questions,
             model,
             teacher,
-        } => train_command(&cfg, check, &questions, &model, teacher).await,
+        } => train_command(&cfg, &search, check, &questions, &model, teacher).await,
         Command::TrainAdapter { check, out } => train_adapter_command(&cfg, check, &out).await,
-        Command::Calibrate { set } => calibrate_command(&cfg, &set).await,
+        Command::Calibrate { set } => calibrate_command(&cfg, &search, &set).await,
         Command::Diff {
             from,
             to,
@@ -761,16 +774,9 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             json,
         } => eligible_command(office, age, citizen, facts, question, list, json),
         Command::Load(args) => load_command(args).await,
-        Command::Bench {
-            golden,
-            rounds,
-            modes,
-            max_words,
-            slowest,
-            language,
-        } => bench_command(&cfg, golden, rounds, modes, max_words, slowest, language).await,
-        Command::Ablate { set, out } => ablate_command(&cfg, &set, &out).await,
-        Command::Serve { addr } => serve_command(cfg, addr).await,
+        Command::Bench(args) => bench_command(&cfg, &search, args).await,
+        Command::Ablate { set, out } => ablate_command(&cfg, &search, &set, &out).await,
+        Command::Serve { addr } => serve_command(cfg, search, answer, addr).await,
     }
 }
 
@@ -838,6 +844,7 @@ async fn provision_command(
 /// `nyaya search`: the ranked provisions for a query.
 async fn search_command(
     cfg: &Config,
+    defaults: &SearchOptions,
     query: &str,
     k: usize,
     no_pin: bool,
@@ -845,7 +852,7 @@ async fn search_command(
     json: bool,
 ) -> Result<ExitCode, AppError> {
     let pool = db::connect(&cfg.database_url).await?;
-    let mut opts = knobs.apply(SearchOptions::from_config(cfg));
+    let mut opts = knobs.apply(defaults.clone());
     opts.k = k;
     opts.pin = !no_pin;
     let models = load_models(cfg, opts.mode)?;
@@ -862,6 +869,8 @@ async fn search_command(
 /// `nyaya ask`: answer a question in the Constitution's own words.
 async fn ask_command(
     cfg: &Config,
+    search: &SearchOptions,
+    answer: AnswerSettings,
     question: String,
     mode: Option<nyaya::answer::AnswerMode>,
     json: bool,
@@ -872,16 +881,16 @@ async fn ask_command(
         .map(|f| parse_fact(f))
         .collect::<Result<_, _>>()?;
     let pool = db::connect(&cfg.database_url).await?;
-    let models = load_models(cfg, cfg.search_mode)?;
+    let models = load_models(cfg, search.mode)?;
     nyaya::answer::preload_span_vectors(&pool, &models).await?;
     let llm = LlmClient::from_config(cfg).map_err(AppError::Resource)?;
     let answerer = nyaya::answer::Answerer {
         pool,
         models,
         llm,
-        search: SearchOptions::from_config(cfg),
-        default_mode: cfg.answer_mode,
-        quote_weights: cfg.quote_weights,
+        search: search.clone(),
+        default_mode: answer.answer_mode,
+        quote_weights: answer.quote_weights,
     };
     let request_id = uuid::Uuid::new_v4().to_string();
     let span = tracing::info_span!("request", request_id = %request_id);
@@ -930,13 +939,16 @@ async fn purge_command(cfg: &Config, older_than_days: Option<u32>) -> Result<Exi
 }
 
 /// `nyaya calibrate`: the refusal curve over the "not covered" threshold.
-async fn calibrate_command(cfg: &Config, set: &GoldenArgs) -> Result<ExitCode, AppError> {
+async fn calibrate_command(
+    cfg: &Config,
+    opts: &SearchOptions,
+    set: &GoldenArgs,
+) -> Result<ExitCode, AppError> {
     let sel = set.load()?;
     let cases = sel.cases;
     let pool = db::connect(&cfg.database_url).await?;
-    let opts = SearchOptions::from_config(cfg);
     let models = load_models(cfg, opts.mode)?;
-    let ev = evaluate::evaluate(&pool, &models, &cases, &opts).await?;
+    let ev = evaluate::evaluate(&pool, &models, &cases, opts).await?;
     let thresholds: Vec<f64> = (0..=70).map(|i| i as f64 / 100.0).collect();
     let points = evaluate::sweep(&cases, &ev.pinned, &thresholds);
     println!(
@@ -1070,13 +1082,17 @@ async fn load_command(args: LoadArgs) -> Result<ExitCode, AppError> {
 /// `nyaya bench`: search latency per mode over the golden questions.
 async fn bench_command(
     cfg: &Config,
-    golden: Option<PathBuf>,
-    rounds: usize,
-    modes: Vec<nyaya::search::Mode>,
-    max_words: Option<usize>,
-    slowest: usize,
-    language: Option<String>,
+    defaults: &SearchOptions,
+    args: BenchArgs,
 ) -> Result<ExitCode, AppError> {
+    let BenchArgs {
+        golden,
+        rounds,
+        modes,
+        max_words,
+        slowest,
+        language,
+    } = args;
     let set = GoldenArgs {
         split: Some("all".into()),
         golden,
@@ -1100,7 +1116,7 @@ async fn bench_command(
     } else {
         modes
     };
-    let base = SearchOptions::from_config(cfg);
+    let base = defaults.clone();
     let mut results = Vec::new();
     for mode in modes {
         let r = nyaya::bench::bench_mode(&pool, &models, &questions, &base, mode, rounds, slowest)
@@ -1126,6 +1142,7 @@ async fn bench_command(
 /// `nyaya ablate`: every mode and switch over a split, written as the ablation ADR.
 async fn ablate_command(
     cfg: &Config,
+    defaults: &SearchOptions,
     set: &GoldenArgs,
     out: &std::path::Path,
 ) -> Result<ExitCode, AppError> {
@@ -1155,7 +1172,7 @@ async fn ablate_command(
         .collect();
     let pool = db::connect(&cfg.database_url).await?;
     let models = load_models(cfg, nyaya::search::Mode::Hybrid)?;
-    let text = ablate::run(&pool, &models, cfg, &splits).await?;
+    let text = ablate::run(&pool, &models, defaults, &splits).await?;
     std::fs::write(out, &text)
         .map_err(|e| AppError::Resource(format!("{}: {e}", out.display())))?;
     print!("{text}");
@@ -1164,7 +1181,12 @@ async fn ablate_command(
 }
 
 /// `nyaya serve`: the HTTP API, ingesting the default PDF first on an empty database.
-async fn serve_command(cfg: Config, addr: SocketAddr) -> Result<ExitCode, AppError> {
+async fn serve_command(
+    cfg: Config,
+    search: SearchOptions,
+    answer: AnswerSettings,
+    addr: SocketAddr,
+) -> Result<ExitCode, AppError> {
     let pool = db::connect(&cfg.database_url).await?;
     let models = nyaya::search::Models {
         embedder: load_embedder(&cfg),
@@ -1239,6 +1261,8 @@ async fn serve_command(cfg: Config, addr: SocketAddr) -> Result<ExitCode, AppErr
         pool,
         models,
         config: Arc::new(cfg),
+        search,
+        answer,
         llm,
     };
     let listener = tokio::net::TcpListener::bind(addr)
@@ -1603,11 +1627,16 @@ fn gate_and_store(
 }
 
 /// `nyaya eval`: measure, then dump, print, report, gate, as the flags ask.
-async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError> {
+async fn eval_command(
+    cfg: &Config,
+    defaults: &SearchOptions,
+    answer: AnswerSettings,
+    args: EvalArgs,
+) -> Result<ExitCode, AppError> {
     let sel = args.set.load()?;
     let cases = &sel.cases;
     let pool = db::connect(&cfg.database_url).await?;
-    let mut opts = args.knobs.apply(SearchOptions::from_config(cfg));
+    let mut opts = args.knobs.apply(defaults.clone());
     if !args.bank_keeps_copies {
         opts.bank_holdout = Some(nyaya::search::bank::EVAL_HOLDOUT_COSINE);
     }
@@ -1616,7 +1645,7 @@ async fn eval_command(cfg: &Config, args: EvalArgs) -> Result<ExitCode, AppError
     for sources in nyaya::search::bank::Sources::ALL {
         models.preload_question_bank(&pool, sources).await;
     }
-    let run = measure(&pool, &models, &sel, &opts, &args, cfg.quote_weights).await?;
+    let run = measure(&pool, &models, &sel, &opts, &args, answer.quote_weights).await?;
     if let Some(path) = &args.dump {
         let outcomes = run
             .answers
@@ -1736,6 +1765,7 @@ async fn train_adapter_command(
 /// `nyaya train`: generate, mine, fit; write (or `--check` against) the shipped model.
 async fn train_command(
     cfg: &Config,
+    defaults: &SearchOptions,
     check: bool,
     questions_path: &std::path::Path,
     model_path: &std::path::Path,
@@ -1752,9 +1782,8 @@ async fn train_command(
         "generated {} questions ({dropped} dropped: they match golden or paraphrase questions), sha256 {sha}",
         questions.len()
     );
-    let opts = SearchOptions::from_config(cfg);
     let models = load_models(cfg, nyaya::search::Mode::HybridRerank)?;
-    let mined = train::mine(&pool, &models, &opts, &questions).await?;
+    let mined = train::mine(&pool, &models, defaults, &questions).await?;
     eprintln!(
         "mined {} heads of {} ({} sources not in the head)",
         mined.lists.len(),

@@ -63,7 +63,7 @@ fn answerer(pool: &PgPool, llm: Option<Arc<LlmClient>>) -> Answerer {
         pool: pool.clone(),
         models: common::models(),
         llm,
-        search: nyaya::search::SearchOptions::from_config(&common::config(pool)),
+        search: common::search_options(),
         default_mode: AnswerMode::Extractive,
         quote_weights: Default::default(),
     }

@@ -13,7 +13,14 @@ fn read(rel: &str) -> String {
 #[test]
 fn the_image_copies_files_that_exist_and_sets_variables_the_service_reads() {
     let dockerfile = read("Dockerfile");
-    let config = read("src/config.rs");
+    // The flags' three homes: the shared configuration and the search's and answer's settings.
+    let config = [
+        "src/config.rs",
+        "src/search/settings.rs",
+        "src/answer/settings.rs",
+    ]
+    .map(read)
+    .concat();
     let mut copied = 0;
     for line in dockerfile.lines() {
         let Some(rest) = line.trim().strip_prefix("COPY --from=build ") else {

@@ -16,7 +16,6 @@ use serde_json::json;
 use sqlx::PgPool;
 
 use common::fake_llm::{FakeLlm, Reply};
-use nyaya::http::AppState;
 use nyaya::llm::{Endpoint, LlmClient, LlmConfig, Resilience};
 
 /// An embedded Postgres of this test's own, stopped when the test ends (pass or fail).
@@ -131,12 +130,7 @@ async fn database_outage_gives_fast_503s_and_recovers_without_restart() {
         .await
         .expect("ingests");
     assert!(outcome.complete);
-    let state = AppState {
-        pool: pool.clone(),
-        models: common::models(),
-        config: Arc::new(cfg),
-        llm: None,
-    };
+    let state = common::state(&pool, common::models(), cfg, None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move {
@@ -351,12 +345,7 @@ async fn limits_shed_load_with_typed_errors(pool: PgPool) {
         cfg.rate_limit_per_s = rate;
         cfg.rate_limit_burst = burst;
         let llm = LlmClient::new(one_endpoint(&fake, Duration::from_secs(5))).unwrap();
-        let state = AppState {
-            pool: pool.clone(),
-            models: common::models(),
-            config: Arc::new(cfg),
-            llm: Some(Arc::new(llm)),
-        };
+        let state = common::state(&pool, common::models(), cfg, Some(Arc::new(llm)));
         async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let base = format!("http://{}", listener.local_addr().unwrap());

@@ -716,12 +716,12 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
     assert!(rebuilt["llm_calls"][0]["error"].is_string(), "{rebuilt}");
 
     // Without the embedder: 503 before a stream, an `error` event within one.
-    let no_model = nyaya::http::router(nyaya::http::AppState {
-        pool: pool.clone(),
-        models: Default::default(),
-        config: Arc::new(common::config(&pool)),
-        llm: None,
-    });
+    let no_model = nyaya::http::router(common::state(
+        &pool,
+        Default::default(),
+        common::config(&pool),
+        None,
+    ));
     let r = c
         .post(
             &no_model,
@@ -746,12 +746,12 @@ async fn the_document_lists_every_route_and_real_responses_match_it(pool: PgPool
     // The database gone: 503 `database_unavailable` wherever one is documented.
     let closed = PgPool::connect_lazy(&common::database_url(&pool)).unwrap();
     closed.close().await;
-    let no_db = nyaya::http::router(nyaya::http::AppState {
-        pool: closed,
-        models: common::models(),
-        config: Arc::new(common::config(&pool)),
-        llm: None,
-    });
+    let no_db = nyaya::http::router(common::state(
+        &closed,
+        common::models(),
+        common::config(&pool),
+        None,
+    ));
     let unavailable = StatusCode::SERVICE_UNAVAILABLE;
     for (uri, path) in [
         ("/readyz", "/readyz"),

@@ -254,12 +254,12 @@ async fn search_finds_the_governing_provision(pool: PgPool) {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 
     // Without its model the server still answers lexical searches and says why dense cannot.
-    let no_model = nyaya::http::router(nyaya::http::AppState {
-        pool: pool.clone(),
-        models: nyaya::search::Models::default(),
-        config: std::sync::Arc::new(common::config(&pool)),
-        llm: None,
-    });
+    let no_model = nyaya::http::router(common::state(
+        &pool,
+        nyaya::search::Models::default(),
+        common::config(&pool),
+        None,
+    ));
     let (status, body) = common::post_raw(
         &no_model,
         "/v1/search",

@@ -25,6 +25,7 @@ pub mod messages;
 pub mod quote;
 pub mod router;
 pub mod scrub;
+pub mod settings;
 pub mod support;
 
 use std::collections::BTreeSet;

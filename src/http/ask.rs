@@ -69,7 +69,7 @@ async fn ask_stream(
     req: Result<Json<AskRequest>, JsonRejection>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let req = body(req)?;
-    answer::validate(&req, state.config.max_query_chars)?;
+    answer::validate(&req, state.search.max_query_chars)?;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<AskEvent>();
     let answerer = state.answerer();
     tokio::spawn(

@@ -29,6 +29,10 @@ pub struct AppState {
     /// modes fail with a clear error while lexical search still works.
     pub models: crate::search::Models,
     pub config: Arc<crate::config::Config>,
+    /// A search's options when a request does not say (`config.edition` included).
+    pub search: crate::search::SearchOptions,
+    /// How answers are written when a request does not say.
+    pub answer: crate::answer::settings::AnswerSettings,
     /// The OpenAI-compatible client when an LLM is configured.
     pub llm: Option<Arc<crate::llm::LlmClient>>,
 }
@@ -51,9 +55,9 @@ impl AppState {
             pool: self.pool.clone(),
             models: self.models.clone(),
             llm: self.llm.clone(),
-            search: crate::search::SearchOptions::from_config(&self.config),
-            default_mode: self.config.answer_mode,
-            quote_weights: self.config.quote_weights,
+            search: self.search.clone(),
+            default_mode: self.answer.answer_mode,
+            quote_weights: self.answer.quote_weights,
         }
     }
 }

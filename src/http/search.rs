@@ -51,7 +51,7 @@ async fn search_handler(
     body: Result<Json<SearchRequest>, JsonRejection>,
 ) -> Result<Json<SearchResponse>, ApiError> {
     let Json(req) = body?;
-    let defaults = crate::search::SearchOptions::from_config(&state.config);
+    let defaults = state.search.clone();
     let opts = SearchOptions {
         k: req.k.unwrap_or(defaults.k),
         mode: req.mode.unwrap_or(defaults.mode),

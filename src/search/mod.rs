@@ -14,6 +14,7 @@ pub mod legs;
 pub mod ltr;
 pub mod rerank;
 mod results;
+pub mod settings;
 pub mod spell;
 pub mod split;
 
@@ -225,27 +226,6 @@ impl SearchOptions {
             self.multilingual_refusal_threshold
         } else {
             self.refusal_threshold
-        }
-    }
-}
-
-impl SearchOptions {
-    /// Search defaults from the configuration (flags and environment).
-    pub fn from_config(cfg: &crate::config::Config) -> SearchOptions {
-        SearchOptions {
-            mode: cfg.search_mode,
-            second_stage: cfg.second_stage,
-            bank_weight: cfg.bank_weight,
-            multilingual_bank_weight: cfg.multilingual_bank_weight,
-            scope_bank: cfg.scope_bank,
-            query_adapter: cfg.query_adapter,
-            rrf_k: cfg.rrf_k,
-            depth: cfg.search_depth,
-            max_query_chars: cfg.max_query_chars,
-            refusal_threshold: cfg.refusal_threshold,
-            multilingual_refusal_threshold: cfg.multilingual_refusal_threshold,
-            edition: cfg.edition.clone(),
-            ..Default::default()
         }
     }
 }

@@ -103,6 +103,35 @@ pub fn config(pool: &PgPool) -> Config {
     c
 }
 
+/// A search's options as `nyaya` with no flags has them, over no named edition.
+pub fn search_options() -> nyaya::search::SearchOptions {
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        search: nyaya::search::settings::SearchSettings,
+    }
+    <Defaults as clap::Parser>::parse_from(["nyaya"])
+        .search
+        .options(None)
+}
+
+/// The API's state over `pool` with the default search and answer settings.
+pub fn state(
+    pool: &PgPool,
+    models: nyaya::search::Models,
+    config: Config,
+    llm: Option<Arc<nyaya::llm::LlmClient>>,
+) -> AppState {
+    AppState {
+        pool: pool.clone(),
+        models,
+        config: Arc::new(config),
+        search: search_options(),
+        answer: Default::default(),
+        llm,
+    }
+}
+
 /// Ingests the real PDF with its chunk and clause-span vectors: what the answer tests need.
 /// The PDF is parsed and stored by the real ingest; the vectors it would embed come from
 /// [`vector_cache`] (embedded by the first test binary that needs them, read by the others),
@@ -178,12 +207,7 @@ pub fn app(pool: &PgPool) -> Router {
 
 /// The API with an LLM client (e.g. pointed at a [`fake_llm::FakeLlm`]).
 pub fn app_with_llm(pool: &PgPool, llm: Option<Arc<nyaya::llm::LlmClient>>) -> Router {
-    nyaya::http::router(AppState {
-        pool: pool.clone(),
-        models: models(),
-        config: Arc::new(config(pool)),
-        llm,
-    })
+    nyaya::http::router(state(pool, models(), config(pool), llm))
 }
 
 /// Sends one request through the router; returns the status and the body parsed as JSON.
