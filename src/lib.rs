@@ -6,6 +6,7 @@ pub mod bench;
 pub mod breaker;
 pub mod config;
 pub mod db;
+pub mod definition;
 pub mod editions;
 pub mod eligibility;
 pub mod eligibility_text;

@@ -467,6 +467,10 @@ struct Knobs {
     /// Sabha").
     #[arg(long)]
     no_name_pins: bool,
+    /// Do not pin the provisions that define the term a question asks the meaning of ("What
+    /// is a Money Bill?").
+    #[arg(long)]
+    no_definition_pins: bool,
     /// Do not put an English question's misspelt words right ("arested" → "arrested").
     #[arg(long)]
     no_spelling: bool,
@@ -494,6 +498,7 @@ impl Knobs {
         o.hop &= !self.no_hop;
         o.split &= !self.no_split;
         o.name_pins &= !self.no_name_pins;
+        o.definition_pins &= !self.no_definition_pins;
         o.spelling &= !self.no_spelling;
         if let Some(w) = self.weights {
             o.weights = w;

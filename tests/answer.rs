@@ -195,6 +195,30 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     let (lead, clause, _) = first(&off);
     assert_eq!((lead.as_str(), clause.as_deref()), ("15", Some("(1)")));
 
+    // What a term is: the clause where the text says so is quoted and its provision pinned.
+    // 110(1) says when a Bill "shall be deemed to be a Money Bill"; 110(4) only uses the
+    // term. 366(2) defines an Anglo-Indian, which retrieval alone does not lead with.
+    let money = ask(
+        &a,
+        "What is a Money Bill?",
+        AnswerMode::Extractive,
+        "t-define",
+    )
+    .await;
+    let (lead, clause, quote) = first(&money);
+    assert_eq!((lead.as_str(), clause.as_deref()), ("110", Some("(1)")));
+    assert!(quote.contains("deemed to be a Money Bill"), "{quote}");
+    let anglo = "What is an Anglo-Indian?";
+    let defined = ask(&a, anglo, AnswerMode::Extractive, "t-define-pin").await;
+    let (lead, clause, quote) = first(&defined);
+    assert_eq!((lead.as_str(), clause.as_deref()), ("366", Some("(2)")));
+    assert!(quote.starts_with("(2) “an Anglo-Indian” means"), "{quote}");
+    assert!(defined.retrieval.results[0].pinned);
+    let mut unpinned = answerer(&pool, None);
+    unpinned.search.definition_pins = false;
+    let off = ask(&unpinned, anglo, AnswerMode::Extractive, "t-define-off").await;
+    assert!(!off.retrieval.results.iter().any(|h| h.pinned));
+
     // "Also relevant" has a narrower bar than the lead's (ADR 0007, stop 44): a State
     // minister's right to speak in the Assembly (177) leads, and the Union's parallel for
     // Parliament (88), about a third of a point below it, is no longer shown beside it; with

@@ -876,6 +876,9 @@ struct Scored {
     view: ProvisionView,
     span: extract::Span,
     score: f64,
+    /// Its quoted clause is where the text says what the asked term is
+    /// ([`crate::definition::defines`]).
+    defines_asked: bool,
 }
 
 /// One quote candidate: a provision retrieval found, its quotable spans, and the question
@@ -889,6 +892,8 @@ struct Prepared<'v> {
     expanded: &'v str,
     /// What the group's question asks for beyond its subject.
     asked: &'v asks::Asked,
+    /// The term the group's question asks the meaning of.
+    defined: Option<&'v crate::definition::Term>,
 }
 
 /// Each candidate's spans' cosine to its question (`None` without an embedder): each distinct
@@ -988,6 +993,7 @@ async fn quote_groups_text(
             expanded,
             terms,
             asked,
+            defined,
         } = &readings[*g];
         let spans = extract::candidate_spans(view, terms);
         prepared.push(Prepared {
@@ -997,6 +1003,7 @@ async fn quote_groups_text(
             terms,
             expanded,
             asked,
+            defined: defined.as_ref(),
         });
     }
     let similarity = span_similarities(a, &prepared).await?;
@@ -1020,6 +1027,8 @@ struct Reading {
     /// What it asks for beyond its subject (read in the question as asked, not the glossary's
     /// added phrases).
     asked: asks::Asked,
+    /// The term it asks the meaning of ("What is a Money Bill?"), read as asked too.
+    defined: Option<crate::definition::Term>,
 }
 
 /// Each group's question, read once ([`Reading`]).
@@ -1044,6 +1053,7 @@ fn group_readings(groups: &[Group]) -> Vec<Reading> {
                 expanded,
                 terms,
                 asked: asks::Asks::builtin().asked(&query),
+                defined: crate::definition::asked_term(&query),
             }
         })
         .collect()
@@ -1088,9 +1098,18 @@ fn score_candidates(
         let best = |scores: &[f64]| {
             extract::best_span(&p.spans, scores).and_then(|s| p.spans.iter().position(|x| x == s))
         };
+        // The clause where the text says what the asked term is ("What is a Money Bill?"),
+        // when the provision has one.
+        let defining = p.defined.and_then(|term| {
+            p.spans
+                .iter()
+                .position(|s| crate::definition::defines(&s.text, term))
+        });
         // The span whose score the provision competes for the lead with, and the span quoted.
         let (competing, quoted) = match named {
             Some(i) => (Some(i), Some(i)),
+            // It is quoted; the provision competes for the lead with its best span's score.
+            None if defining.is_some() => (best(&scores), defining),
             // "What does Article 21 say?", "Article 352 national emergency": the provision's
             // opening (all of it if short).
             None if hit.pinned && extract::asks_for_whole(p.terms, &p.view.title, &p.spans) => {
@@ -1117,6 +1136,7 @@ fn score_candidates(
         let (Some(competing), Some(quoted)) = (competing, quoted) else {
             continue;
         };
+        let defines_asked = defining.is_some() && defining == Some(quoted);
         // Retrieval's order as a prior: a near-tie goes to the higher-ranked provision.
         let score = scores.get(competing).copied().unwrap_or(0.0)
             + weights.rank_prior * (QUOTE_CANDIDATES - rank.min(QUOTE_CANDIDATES)) as f64;
@@ -1135,6 +1155,7 @@ fn score_candidates(
             view: p.view.clone(),
             span: p.spans[quoted].clone(),
             score,
+            defines_asked,
         });
     }
     scored
@@ -1163,6 +1184,9 @@ fn pick_group(
             weights.lead_gap,
         );
         mine = order.into_iter().map(|i| mine[i]).collect();
+        // "What is a Money Bill?": the provision where the text says what it is leads, ahead
+        // of one that only uses the term.
+        mine.sort_by_key(|s| !s.defines_asked);
         // A provision of a government the question does not name ("the Rajya Sabha" →
         // 243A's Gram Sabha) leads only when no candidate of its own does.
         mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));

@@ -118,6 +118,8 @@ pub struct Models {
     pub multilingual: Option<Arc<dyn Embedder>>,
     /// Each edition's words, for putting an English question's misspelt words right.
     pub spelling: Arc<spell::SpellCache>,
+    /// The terms each edition defines, indexed on first use.
+    pub definitions: Arc<crate::definition::DefinitionCache>,
     /// The editions found covered by the multilingual model's vectors.
     pub multilingual_covered: Arc<legs::CoveredEditions>,
     /// The question banks' vectors, each embedded on first use ([`bank`]): the English
@@ -152,6 +154,9 @@ pub struct SearchOptions {
     /// Also pin the refs of glossary terms when the question only names them ("Lok Sabha vs
     /// Rajya Sabha"; [`glossary::Expansion::names_only`]).
     pub name_pins: bool,
+    /// Also pin the provisions that define the term an English question asks the meaning of
+    /// ("What is a Money Bill?" → 110; [`crate::definition`]).
+    pub definition_pins: bool,
     /// The refs a previous turn's answer cited, when this search is for a follow-up: fused as
     /// a leg of their own (weighted as the glossary's), never pinned — a follow-up may move on.
     pub context_refs: Vec<String>,
@@ -237,6 +242,7 @@ impl Default for SearchOptions {
             mode: Mode::default(),
             pin: true,
             name_pins: true,
+            definition_pins: true,
             context_refs: Vec::new(),
             glossary: true,
             hop: true,
@@ -871,7 +877,8 @@ pub async fn search_with_hint(
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
 
     let named: Vec<UserRef> = named_refs.into_iter().map(|(r, _)| r).collect();
-    let pinned = results::pins(&named, &expansion, opts);
+    let defining = defining_refs(pool, models, opts, doc, language, query).await?;
+    let pinned = results::pins(&named, &defining, &expansion, opts);
     // Their text and cross-references are fetched concurrently with the second stage.
     let prefetch = results::prefetch(&pinned, &fused, opts.k.max(opts.rerank_depth));
     // A question in an Indian script has no learned stage (its features are the English
@@ -956,6 +963,31 @@ pub async fn search_with_hint(
         candidates,
         head_rows,
     })
+}
+
+/// The provisions that define the term an English question asks the meaning of ("What is a
+/// Money Bill?" → 110), to be pinned; none when the question asks no term's meaning, or the
+/// edition defines it in none or in too many ([`crate::definition::DefinitionIndex::defining`]).
+async fn defining_refs(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    doc: i64,
+    language: Language,
+    query: &str,
+) -> AppResult<Vec<RefId>> {
+    if !(opts.pin && opts.definition_pins && language == Language::English) {
+        return Ok(Vec::new());
+    }
+    let Some(term) = crate::definition::asked_term(query) else {
+        return Ok(Vec::new());
+    };
+    let index = models.definitions.get(pool, doc).await?;
+    Ok(index
+        .defining(&term)
+        .iter()
+        .filter_map(|r| r.parse().ok())
+        .collect())
 }
 
 /// The lexical leg: one full-text query per text, concurrently on the pool. Refs the

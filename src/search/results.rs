@@ -16,10 +16,16 @@ use crate::error::AppResult;
 /// A ref pinned ahead of every hit, and the clause the question named in it, if any.
 pub(super) type Pin = (RefId, Option<String>);
 
-/// Pinned refs: those the question names and the corpus may hold, in the order named; then,
-/// for a question that only names institutions or Lists ("Lok Sabha vs Rajya Sabha"), the
-/// glossary's governing provisions for them.
-pub(super) fn pins(named: &[UserRef], expansion: &Expansion, opts: &SearchOptions) -> Vec<Pin> {
+/// Pinned refs: those the question names and the corpus may hold, in the order named; then
+/// the provisions that define the term it asks the meaning of (`defining`, "What is a Money
+/// Bill?"); then, for a question that only names institutions or Lists ("Lok Sabha vs Rajya
+/// Sabha"), the glossary's governing provisions for them.
+pub(super) fn pins(
+    named: &[UserRef],
+    defining: &[RefId],
+    expansion: &Expansion,
+    opts: &SearchOptions,
+) -> Vec<Pin> {
     let mut pinned: Vec<Pin> = Vec::new();
     if !opts.pin {
         return pinned;
@@ -27,6 +33,11 @@ pub(super) fn pins(named: &[UserRef], expansion: &Expansion, opts: &SearchOption
     for r in named {
         if !pinned.iter().any(|(id, _)| *id == r.id) {
             pinned.push((r.id.clone(), r.clause.clone()));
+        }
+    }
+    for id in defining {
+        if !pinned.iter().any(|(p, _)| p == id) {
+            pinned.push((id.clone(), None));
         }
     }
     if opts.name_pins && opts.glossary && expansion.names_only {
@@ -295,7 +306,7 @@ mod tests {
     }
 
     #[test]
-    fn pins_keep_the_order_named_then_the_names_only_refs_once_each() {
+    fn pins_keep_the_order_named_then_the_defining_then_the_names_only_refs_once_each() {
         let named = [
             UserRef {
                 id: id("21"),
@@ -316,22 +327,23 @@ mod tests {
             ..Expansion::default()
         };
         let opts = SearchOptions::default();
-        let got: Vec<String> = pins(&named, &expansion, &opts)
+        let defining = [id("366"), id("14")];
+        let got: Vec<String> = pins(&named, &defining, &expansion, &opts)
             .iter()
             .map(|(id, c)| format!("{id}{}", c.as_deref().unwrap_or("")))
             .collect();
-        assert_eq!(got, ["21", "14(1)", "81"]);
+        assert_eq!(got, ["21", "14(1)", "366", "81"]);
         // Asking more than the names: the glossary's refs are a fused leg, not pins.
         let asks_more = Expansion {
             names_only: false,
             ..expansion.clone()
         };
-        assert_eq!(pins(&named, &asks_more, &opts).len(), 2);
+        assert_eq!(pins(&named, &[], &asks_more, &opts).len(), 2);
         let unpinned = SearchOptions {
             pin: false,
             ..SearchOptions::default()
         };
-        assert!(pins(&named, &expansion, &unpinned).is_empty());
+        assert!(pins(&named, &defining, &expansion, &unpinned).is_empty());
     }
 
     #[test]
