@@ -347,14 +347,6 @@ impl DefinitionIndex {
         refs.sort_by_key(|(_, shape)| *shape);
         refs.into_iter().map(|(r, _)| r).collect()
     }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// One [`DefinitionIndex`] per edition, built on first use.
