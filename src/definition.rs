@@ -101,8 +101,61 @@ const INTRODUCERS: &[&[&str]] = &[
     &["phrase"],
 ];
 
-/// The term the question (its asking sentence) asks the meaning of, if it asks one.
+/// The term the question asks the meaning of, if it asks one: read in English, or in Hindi
+/// (Devanagari or Latin letters) through the Hindi glossary ([`asked_term_in_hindi`]).
 pub fn asked_term(question: &str) -> Option<Term> {
+    use crate::language::Language;
+    match crate::language::detect(question) {
+        Language::English => asked_term_in_english(question),
+        Language::Hindi | Language::RomanisedHindi => asked_term_in_hindi(question),
+        _ => None,
+    }
+}
+
+/// How a question in Hindi asks what a term is, after the term ("धन विधेयक क्या है?",
+/// "anusuchit jati kise kehte hain"); the longer endings first.
+const HINDI_ENDINGS: &[&str] = &[
+    "का अर्थ क्या है",
+    "का मतलब क्या है",
+    "की परिभाषा क्या है",
+    "से क्या अभिप्राय है",
+    "से क्या तात्पर्य है",
+    "किसे कहते हैं",
+    "किसको कहते हैं",
+    "क्या होता है",
+    "क्या होती है",
+    "क्या होते हैं",
+    "क्या है",
+    "क्या हैं",
+    "ka arth kya hai",
+    "ka matlab kya hai",
+    "ki paribhasha kya hai",
+    "kise kehte hain",
+    "kise kahte hain",
+    "kya hota hai",
+    "kya hoti hai",
+    "kya hai",
+    "kya hain",
+];
+
+/// A question in Hindi that is only a term and an ending that asks what it is: the term's
+/// English from the Hindi glossary (`data/glossary_hi.toml`), when the whole of what comes
+/// before the ending is one of its terms ("धन विधेयक क्या है?" → "Money Bill").
+fn asked_term_in_hindi(question: &str) -> Option<Term> {
+    let q = question
+        .trim()
+        .trim_end_matches(['?', '।', '.', ' '])
+        .to_lowercase();
+    let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
+    let before = HINDI_ENDINGS
+        .iter()
+        .find_map(|ending| q.strip_suffix(ending))?;
+    let english = crate::search::gloss::HindiGlossary::builtin().english_of(before.trim())?;
+    Term::new(&words(english))
+}
+
+/// The term an English question (its asking sentence) asks the meaning of, if it asks one.
+fn asked_term_in_english(question: &str) -> Option<Term> {
     let sentence = crate::answer::asks::asking_sentence(question);
     let w = words(sentence);
     // "What does X mean?", "What do the words X mean?" (but "What does the Constitution mean
@@ -161,9 +214,40 @@ pub enum Shape {
     Deemed,
 }
 
-/// The terms `text` defines, each with its shape, in the order they occur.
-pub fn defined_terms(text: &str) -> Vec<(Term, Shape)> {
-    let mut out: Vec<(Term, Shape)> = Vec::new();
+/// How far a definition reaches, read from the "In this …" or "For the purposes of this …"
+/// last stated before it in its provision; the wider first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Scope {
+    Constitution,
+    Part,
+    Chapter,
+    /// An article, clause or paragraph ("In this article, the expression “population” …").
+    Article,
+    Unstated,
+}
+
+/// The scope stated last before byte `at` of `text`.
+fn scope_at(text: &str, at: usize) -> Scope {
+    static SCOPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)\b(?:in|for the purposes of) this (constitution|part|chapter|article|clause|paragraph|schedule)\b",
+        )
+        .expect("a valid pattern")
+    });
+    SCOPE
+        .captures_iter(&text[..at])
+        .last()
+        .map_or(Scope::Unstated, |c| match c[1].to_lowercase().as_str() {
+            "constitution" => Scope::Constitution,
+            "part" | "schedule" => Scope::Part,
+            "chapter" => Scope::Chapter,
+            _ => Scope::Article,
+        })
+}
+
+/// The terms `text` defines, each with its shape and scope, in the order the shapes are read.
+pub fn defined_terms(text: &str) -> Vec<(Term, Shape, Scope)> {
+    let mut out: Vec<(Term, Shape, Scope)> = Vec::new();
     for q in quoted_terms(text) {
         let shape = if is_defining(&q.follows) {
             Shape::Means
@@ -173,7 +257,7 @@ pub fn defined_terms(text: &str) -> Vec<(Term, Shape)> {
             continue;
         };
         if let Some(term) = Term::new(&words(&q.quoted)) {
-            out.push((term, shape));
+            out.push((term, shape, scope_at(text, q.at)));
         }
     }
     // "For the purposes of this Chapter, a Bill shall be deemed to be a Money Bill if": the
@@ -192,7 +276,7 @@ pub fn defined_terms(text: &str) -> Vec<(Term, Shape)> {
             continue;
         }
         if let Some(term) = Term::new(&words(&c[1])) {
-            out.push((term, Shape::Deemed));
+            out.push((term, Shape::Deemed, scope_at(text, start)));
         }
     }
     out
@@ -203,12 +287,14 @@ const DEEMED_SCOPE: usize = 160;
 
 /// Whether `span` is where the text says what `term` is (the shapes in the module's docs).
 pub fn defines(span: &str, term: &Term) -> bool {
-    defined_terms(span).iter().any(|(t, _)| t == term)
+    defined_terms(span).iter().any(|(t, _, _)| t == term)
 }
 
 /// One “…” of a text: what it quotes, the text after its closing quote (past any further
 /// quoted terms listed with it) and the text before its opening quote.
 struct Quoted {
+    /// Where its opening quote is.
+    at: usize,
     quoted: String,
     follows: String,
     precedes: String,
@@ -224,6 +310,7 @@ fn quoted_terms(text: &str) -> Vec<Quoted> {
         };
         let after = close + char_len(text, close);
         out.push(Quoted {
+            at: open,
             quoted: text[body_start..close].to_string(),
             follows: past_listed_terms(&text[after..]).to_string(),
             precedes: text[floor_boundary(text, open.saturating_sub(60))..open].to_string(),
@@ -313,9 +400,13 @@ fn singular(w: &str) -> String {
     w
 }
 
-/// The provisions an edition defines each term in, with the most direct shape each uses.
+/// The provisions an edition defines each term in, with the most direct shape each uses and
+/// its widest scope.
 #[derive(Debug, Default)]
-pub struct DefinitionIndex(HashMap<Term, Vec<(String, Shape)>>);
+pub struct DefinitionIndex(HashMap<Term, Vec<Defining>>);
+
+/// A provision defining a term, and how: its most direct shape and widest scope.
+type Defining = (String, (Shape, Scope));
 
 /// More provisions than this defining one term ("population", defined per Article) say
 /// nothing about which is meant.
@@ -324,13 +415,13 @@ const MAX_DEFINING: usize = 2;
 impl DefinitionIndex {
     /// From `(ref, text)` in reading order.
     pub fn new<'a>(provisions: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let mut index: HashMap<Term, Vec<(String, Shape)>> = HashMap::new();
+        let mut index: HashMap<Term, Vec<Defining>> = HashMap::new();
         for (r, text) in provisions {
-            for (term, shape) in defined_terms(text) {
+            for (term, shape, scope) in defined_terms(text) {
                 let refs = index.entry(term).or_default();
                 match refs.iter_mut().find(|(x, _)| x == r) {
-                    Some((_, s)) => *s = (*s).min(shape),
-                    None => refs.push((r.to_string(), shape)),
+                    Some((_, s)) => *s = (*s).min((shape, scope)),
+                    None => refs.push((r.to_string(), (shape, scope))),
                 }
             }
         }
@@ -338,13 +429,18 @@ impl DefinitionIndex {
     }
 
     /// The provisions that define `term`, the most direct first; none when more than
-    /// [`MAX_DEFINING`] do.
+    /// [`MAX_DEFINING`] do. Of two that define it in the same shape, one: the wider scope
+    /// (366's "In this Constitution" over 363's "In this article"), else the first in reading
+    /// order (199 repeats 110's Money Bill for a State's Legislature; 243P points back to
+    /// 243's Panchayat). Two shapes are two things to read: 366(24) says what Scheduled Castes
+    /// are, 341 how they are specified.
     pub fn defining(&self, term: &Term) -> Vec<String> {
         let Some(refs) = self.0.get(term).filter(|r| r.len() <= MAX_DEFINING) else {
             return Vec::new();
         };
         let mut refs = refs.clone();
-        refs.sort_by_key(|(_, shape)| *shape);
+        refs.sort_by_key(|(_, how)| *how);
+        refs.dedup_by_key(|(_, (shape, _))| *shape);
         refs.into_iter().map(|(r, _)| r).collect()
     }
 }
@@ -426,6 +522,10 @@ mod tests {
             ("Can Parliament abolish a State?", None),
             ("Who is the Chief Justice of India?", None),
             ("Who is a Ruler under the Constitution?", Some("ruler")),
+            ("धन विधेयक क्या है?", Some("money bill")),
+            ("अनुसूचित जाति किसे कहते हैं", Some("scheduled caste")),
+            ("panchayat ka matlab kya hai?", Some("panchayat")),
+            ("शिक्षा का अधिकार किसे मिलता है?", None),
         ];
         for (q, want) in cases {
             assert_eq!(asked_term(q), want.map(term), "{q}");
@@ -497,16 +597,30 @@ mod tests {
     fn the_index_names_a_term_s_provisions_unless_too_many_define_it() {
         let index = DefinitionIndex::new([
             ("110", "(1) For the purposes of this Chapter, a Bill shall be deemed to be a Money Bill"),
+            ("199", "(1) For the purposes of this Chapter, a Bill shall be deemed to be a Money Bill"),
             ("366", "(24) “Scheduled Castes” means such castes as are deemed under article 341"),
             ("341", "which shall for the purposes of this Constitution be deemed to be Scheduled Castes"),
             ("81", "the expression “population” means the population as ascertained"),
             ("82", "the expression “population” means the population as ascertained"),
             ("330", "the expression “population” means the population as ascertained"),
         ]);
+        // 199's is the same definition for a State: the first in reading order is pinned.
         assert_eq!(index.defining(&term("money bills")), ["110"]);
         // The direct definition first, then the provision that deems.
         assert_eq!(index.defining(&term("scheduled caste")), ["366", "341"]);
         assert!(index.defining(&term("population")).is_empty());
+        // The wider scope of two alike.
+        let index = DefinitionIndex::new([
+            (
+                "363",
+                "(2) In this article— (a) “Indian State” means any territory recognised",
+            ),
+            (
+                "366",
+                "In this Constitution … (15) “Indian State” means any territory which",
+            ),
+        ]);
+        assert_eq!(index.defining(&term("indian state")), ["366"]);
         assert!(index.defining(&term("governor")).is_empty());
     }
 }

@@ -397,8 +397,10 @@ fn negated(statement: &str, start: usize, end: usize) -> bool {
 /// Words before a match a negation may stand in.
 const NEGATION_REACH: usize = 10;
 
+/// "nahi" and its spellings after the words they negate. Not "na": after a statement it is
+/// most often the tag "isn't it" ("main nagrik hoon na").
 static HINDI_NEGATION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:nahi|nahin|nahi|nhi|na)").expect("pattern"));
+    LazyLock::new(|| Regex::new(r"\b(?:nahi|nahin|nhi)\b").expect("pattern"));
 
 /// Each fact's compiled patterns (of the shipped catalogue), with the value a match states.
 fn cues() -> &'static [(String, Regex, bool)] {
@@ -780,6 +782,16 @@ mod tests {
         assert_eq!(f("I run a shop"), None);
         let c = |q: &str| facts_in(q).get("citizen").copied();
         assert_eq!(c("main Bharat ka nagrik hoon"), Some(FactValue::Bool(true)));
+        // "nahi" after the words it negates (the pattern once held backspaces for `\b` and
+        // never matched).
+        assert_eq!(
+            c("main Bharat ka nagrik nahi hoon"),
+            Some(FactValue::Bool(false))
+        );
+        assert_eq!(
+            c("main Bharat ka nagrik hoon na"),
+            Some(FactValue::Bool(true))
+        );
         assert_eq!(
             c("I renounced my Indian citizenship when I became an Australian citizen"),
             Some(FactValue::Bool(false)),

@@ -119,6 +119,17 @@ impl HindiGlossary {
         &self.entries
     }
 
+    /// The English of `term` when it is, whole, one of the glossary's terms.
+    pub fn english_of(&self, term: &str) -> Option<&str> {
+        let key = normalise(term)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.by_term
+            .get(&key)
+            .map(|&i| self.entries[i].english.as_str())
+    }
+
     /// The English for the terms in `text`, in the order they appear, each once.
     pub fn gloss(&self, text: &str) -> Vec<&str> {
         let text = normalise(text);

@@ -877,7 +877,7 @@ pub async fn search_with_hint(
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
 
     let named: Vec<UserRef> = named_refs.into_iter().map(|(r, _)| r).collect();
-    let defining = defining_refs(pool, models, opts, doc, language, query).await?;
+    let defining = defining_refs(pool, models, opts, doc, query).await?;
     let pinned = results::pins(&named, &defining, &expansion, opts);
     // Their text and cross-references are fetched concurrently with the second stage.
     let prefetch = results::prefetch(&pinned, &fused, opts.k.max(opts.rerank_depth));
@@ -965,18 +965,18 @@ pub async fn search_with_hint(
     })
 }
 
-/// The provisions that define the term an English question asks the meaning of ("What is a
-/// Money Bill?" → 110), to be pinned; none when the question asks no term's meaning, or the
-/// edition defines it in none or in too many ([`crate::definition::DefinitionIndex::defining`]).
+/// The provisions that define the term a question asks the meaning of ("What is a Money
+/// Bill?", "धन विधेयक क्या है?" → 110), to be pinned; none when the question asks no term's
+/// meaning, or the edition defines it in none or in too many
+/// ([`crate::definition::DefinitionIndex::defining`]).
 async fn defining_refs(
     pool: &PgPool,
     models: &Models,
     opts: &SearchOptions,
     doc: i64,
-    language: Language,
     query: &str,
 ) -> AppResult<Vec<RefId>> {
-    if !(opts.pin && opts.definition_pins && language == Language::English) {
+    if !(opts.pin && opts.definition_pins) {
         return Ok(Vec::new());
     }
     let Some(term) = crate::definition::asked_term(query) else {
