@@ -271,7 +271,7 @@ pub fn defined_terms(text: &str) -> Vec<(Term, Shape, Scope)> {
     });
     for c in DEEMED.captures_iter(text) {
         let start = c.get(0).map_or(0, |m| m.start());
-        let before = &text[floor_boundary(text, start.saturating_sub(DEEMED_SCOPE))..start];
+        let before = &text[text.floor_char_boundary(start.saturating_sub(DEEMED_SCOPE))..start];
         if !before.to_lowercase().contains("for the purposes of") {
             continue;
         }
@@ -313,19 +313,11 @@ fn quoted_terms(text: &str) -> Vec<Quoted> {
             at: open,
             quoted: text[body_start..close].to_string(),
             follows: past_listed_terms(&text[after..]).to_string(),
-            precedes: text[floor_boundary(text, open.saturating_sub(60))..open].to_string(),
+            precedes: text[text.floor_char_boundary(open.saturating_sub(60))..open].to_string(),
         });
         from = after;
     }
     out
-}
-
-/// The nearest char boundary at or before `at`.
-fn floor_boundary(text: &str, mut at: usize) -> usize {
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 fn char_len(text: &str, at: usize) -> usize {
