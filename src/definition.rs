@@ -214,40 +214,9 @@ pub enum Shape {
     Deemed,
 }
 
-/// How far a definition reaches, read from the "In this …" or "For the purposes of this …"
-/// last stated before it in its provision; the wider first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scope {
-    Constitution,
-    Part,
-    Chapter,
-    /// An article, clause or paragraph ("In this article, the expression “population” …").
-    Article,
-    Unstated,
-}
-
-/// The scope stated last before byte `at` of `text`.
-fn scope_at(text: &str, at: usize) -> Scope {
-    static SCOPE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?i)\b(?:in|for the purposes of) this (constitution|part|chapter|article|clause|paragraph|schedule)\b",
-        )
-        .expect("a valid pattern")
-    });
-    SCOPE
-        .captures_iter(&text[..at])
-        .last()
-        .map_or(Scope::Unstated, |c| match c[1].to_lowercase().as_str() {
-            "constitution" => Scope::Constitution,
-            "part" | "schedule" => Scope::Part,
-            "chapter" => Scope::Chapter,
-            _ => Scope::Article,
-        })
-}
-
-/// The terms `text` defines, each with its shape and scope, in the order the shapes are read.
-pub fn defined_terms(text: &str) -> Vec<(Term, Shape, Scope)> {
-    let mut out: Vec<(Term, Shape, Scope)> = Vec::new();
+/// The terms `text` defines, each with its shape, in the order the shapes are read.
+pub fn defined_terms(text: &str) -> Vec<(Term, Shape)> {
+    let mut out: Vec<(Term, Shape)> = Vec::new();
     for q in quoted_terms(text) {
         let shape = if is_defining(&q.follows) {
             Shape::Means
@@ -257,7 +226,7 @@ pub fn defined_terms(text: &str) -> Vec<(Term, Shape, Scope)> {
             continue;
         };
         if let Some(term) = Term::new(&words(&q.quoted)) {
-            out.push((term, shape, scope_at(text, q.at)));
+            out.push((term, shape));
         }
     }
     // "For the purposes of this Chapter, a Bill shall be deemed to be a Money Bill if": the
@@ -276,7 +245,7 @@ pub fn defined_terms(text: &str) -> Vec<(Term, Shape, Scope)> {
             continue;
         }
         if let Some(term) = Term::new(&words(&c[1])) {
-            out.push((term, Shape::Deemed, scope_at(text, start)));
+            out.push((term, Shape::Deemed));
         }
     }
     out
@@ -287,14 +256,12 @@ const DEEMED_SCOPE: usize = 160;
 
 /// Whether `span` is where the text says what `term` is (the shapes in the module's docs).
 pub fn defines(span: &str, term: &Term) -> bool {
-    defined_terms(span).iter().any(|(t, _, _)| t == term)
+    defined_terms(span).iter().any(|(t, _)| t == term)
 }
 
 /// One “…” of a text: what it quotes, the text after its closing quote (past any further
 /// quoted terms listed with it) and the text before its opening quote.
 struct Quoted {
-    /// Where its opening quote is.
-    at: usize,
     quoted: String,
     follows: String,
     precedes: String,
@@ -310,7 +277,6 @@ fn quoted_terms(text: &str) -> Vec<Quoted> {
         };
         let after = close + char_len(text, close);
         out.push(Quoted {
-            at: open,
             quoted: text[body_start..close].to_string(),
             follows: past_listed_terms(&text[after..]).to_string(),
             precedes: text[text.floor_char_boundary(open.saturating_sub(60))..open].to_string(),
@@ -392,13 +358,9 @@ fn singular(w: &str) -> String {
     w
 }
 
-/// The provisions an edition defines each term in, with the most direct shape each uses and
-/// its widest scope.
+/// The provisions an edition defines each term in, with the most direct shape each uses.
 #[derive(Debug, Default)]
-pub struct DefinitionIndex(HashMap<Term, Vec<Defining>>);
-
-/// A provision defining a term, and how: its most direct shape and widest scope.
-type Defining = (String, (Shape, Scope));
+pub struct DefinitionIndex(HashMap<Term, Vec<(String, Shape)>>);
 
 /// More provisions than this defining one term ("population", defined per Article) say
 /// nothing about which is meant.
@@ -407,13 +369,13 @@ const MAX_DEFINING: usize = 2;
 impl DefinitionIndex {
     /// From `(ref, text)` in reading order.
     pub fn new<'a>(provisions: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let mut index: HashMap<Term, Vec<Defining>> = HashMap::new();
+        let mut index: HashMap<Term, Vec<(String, Shape)>> = HashMap::new();
         for (r, text) in provisions {
-            for (term, shape, scope) in defined_terms(text) {
+            for (term, shape) in defined_terms(text) {
                 let refs = index.entry(term).or_default();
                 match refs.iter_mut().find(|(x, _)| x == r) {
-                    Some((_, s)) => *s = (*s).min((shape, scope)),
-                    None => refs.push((r.to_string(), (shape, scope))),
+                    Some((_, s)) => *s = (*s).min(shape),
+                    None => refs.push((r.to_string(), shape)),
                 }
             }
         }
@@ -421,18 +383,16 @@ impl DefinitionIndex {
     }
 
     /// The provisions that define `term`, the most direct first; none when more than
-    /// [`MAX_DEFINING`] do. Of two that define it in the same shape, one: the wider scope
-    /// (366's "In this Constitution" over 363's "In this article"), else the first in reading
-    /// order (199 repeats 110's Money Bill for a State's Legislature; 243P points back to
-    /// 243's Panchayat). Two shapes are two things to read: 366(24) says what Scheduled Castes
-    /// are, 341 how they are specified.
+    /// [`MAX_DEFINING`] do. Both of two are pinned, in reading order within a shape: which
+    /// of two alike is meant (363's "Indian State" or 366's, 199's Money Bill or 110's) the
+    /// question says, not the index; ranking one over the other by stated scope was measured
+    /// and lost on the held-out half (ADR 0007, stop 48).
     pub fn defining(&self, term: &Term) -> Vec<String> {
         let Some(refs) = self.0.get(term).filter(|r| r.len() <= MAX_DEFINING) else {
             return Vec::new();
         };
         let mut refs = refs.clone();
-        refs.sort_by_key(|(_, how)| *how);
-        refs.dedup_by_key(|(_, (shape, _))| *shape);
+        refs.sort_by_key(|(_, shape)| *shape);
         refs.into_iter().map(|(r, _)| r).collect()
     }
 }
@@ -596,23 +556,11 @@ mod tests {
             ("82", "the expression “population” means the population as ascertained"),
             ("330", "the expression “population” means the population as ascertained"),
         ]);
-        // 199's is the same definition for a State: the first in reading order is pinned.
-        assert_eq!(index.defining(&term("money bills")), ["110"]);
+        // 199 repeats 110's definition for a State's Legislature: both, in reading order.
+        assert_eq!(index.defining(&term("money bills")), ["110", "199"]);
         // The direct definition first, then the provision that deems.
         assert_eq!(index.defining(&term("scheduled caste")), ["366", "341"]);
         assert!(index.defining(&term("population")).is_empty());
-        // The wider scope of two alike.
-        let index = DefinitionIndex::new([
-            (
-                "363",
-                "(2) In this article— (a) “Indian State” means any territory recognised",
-            ),
-            (
-                "366",
-                "In this Constitution … (15) “Indian State” means any territory which",
-            ),
-        ]);
-        assert_eq!(index.defining(&term("indian state")), ["366"]);
         assert!(index.defining(&term("governor")).is_empty());
     }
 }
