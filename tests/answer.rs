@@ -195,6 +195,22 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     let (lead, clause, _) = first(&off);
     assert_eq!((lead.as_str(), clause.as_deref()), ("15", Some("(1)")));
 
+    // A provision asked for whole is quoted from its own opening words: 51A's "It shall be
+    // the duty of every citizen of India—", not its first sub-clause alone (ADR 0007, stop 48).
+    let duties = ask(
+        &a,
+        "What are the fundamental duties?",
+        AnswerMode::Extractive,
+        "t-opening",
+    )
+    .await;
+    let (lead, clause, quote) = first(&duties);
+    assert_eq!((lead.as_str(), clause), ("51A", None));
+    assert!(
+        quote.starts_with("It shall be the duty of every citizen of India"),
+        "{quote}"
+    );
+
     // What a term is: the clause where the text says so is quoted and its provision pinned.
     // 110(1) says when a Bill "shall be deemed to be a Money Bill"; 110(4) only uses the
     // term. 366(2) defines an Anglo-Indian, which retrieval alone does not lead with.

@@ -174,6 +174,23 @@ pub fn all_spans(text: &str, clauses: &[ClauseView]) -> Vec<Span> {
     spans
 }
 
+/// A provision's opening, given its first span: the text from its start when words of its own
+/// come before that span ("It shall be the duty of every citizen of India— (a) to abide by the
+/// Constitution …": (a) alone would not say whose duty), which the quote shortens at a pause;
+/// otherwise the first span.
+pub fn opening(text: &str, first: &Span) -> Span {
+    let lead_in: String = text.chars().take(first.start).collect();
+    if lead_in.split_whitespace().count() < 3 {
+        return first.clone();
+    }
+    Span {
+        label: None,
+        start: 0,
+        end: text.chars().count(),
+        text: text.to_string(),
+    }
+}
+
 /// The words that ask for a provision as a whole (`data/lookup.toml`), read beside a ref.
 static LOOKUP_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
     #[derive(serde::Deserialize)]
@@ -475,6 +492,27 @@ mod tests {
                 && t.contains("inform")
         );
         assert!(!t.contains("the") && !t.contains("me"));
+    }
+
+    #[test]
+    fn a_provision_s_opening_keeps_its_own_words_before_the_first_clause() {
+        let duties = "It shall be the duty of every citizen of India— (a) to abide by the \
+                      Constitution; (b) to cherish the noble ideals;";
+        // Offsets are chars ("—" is one).
+        let at = |s: &str| duties[..duties.find(s).unwrap()].chars().count();
+        let first = Span {
+            label: Some("(a)".into()),
+            start: at("(a)"),
+            end: at(" (b)"),
+            text: "(a) to abide by the Constitution;".into(),
+        };
+        let opening = opening(duties, &first);
+        assert_eq!((opening.label, opening.start), (None, 0));
+        assert!(opening.text.starts_with("It shall be the duty"));
+        // A provision that opens with its first clause is quoted from it.
+        let life = "(1) No person shall be deprived of his life";
+        let first = span("(1)", life);
+        assert_eq!(super::opening(life, &first), first);
     }
 
     #[test]

@@ -1106,6 +1106,8 @@ fn score_candidates(
                 .position(|s| crate::definition::defines(&s.text, term))
         });
         // The span whose score the provision competes for the lead with, and the span quoted.
+        // Whether the provision is quoted from its opening words ([`extract::opening`]).
+        let mut from_opening = false;
         let (competing, quoted) = match named {
             Some(i) => (Some(i), Some(i)),
             // It is quoted; the provision competes for the lead with its best span's score.
@@ -1113,6 +1115,7 @@ fn score_candidates(
             // "What does Article 21 say?", "Article 352 national emergency": the provision's
             // opening (all of it if short).
             None if hit.pinned && extract::asks_for_whole(p.terms, &p.view.title, &p.spans) => {
+                from_opening = true;
                 let opening = (!p.spans.is_empty()).then_some(0);
                 (opening, opening)
             }
@@ -1153,7 +1156,11 @@ fn score_candidates(
             rank,
             hit: hit.clone(),
             view: p.view.clone(),
-            span: p.spans[quoted].clone(),
+            span: if from_opening {
+                extract::opening(&p.view.text, &p.spans[quoted])
+            } else {
+                p.spans[quoted].clone()
+            },
             score,
             defines_asked,
         });
