@@ -283,7 +283,7 @@ pub fn wording_cards(
     (WordingCard::new(cases, &search), answers.flatten())
 }
 
-/// One JSON line per case: the question, its refs, the pinned and unpinned top 10 (with the
+/// One JSON line per case ([`nyaya_eval::dumpdiff::DumpCase`]): the question, its refs, the pinned and unpinned top 10 (with the
 /// best chunk's cosine and the question bank's scope margin, for replaying refusals) and, when
 /// the answers ran, the route and what the answer cited (in order) — the raw material of
 /// FAILURES.md and of any analysis the scorecard does not make.
@@ -292,35 +292,39 @@ pub fn dump_lines(
     ev: &Evaluation,
     outcomes: &[nyaya_eval::AnswerOutcome],
 ) -> String {
-    let run = |runs: &[CaseRun], id: &str| runs.iter().find(|r| r.id == id).cloned();
+    use nyaya_eval::dumpdiff::{DumpAnswer, DumpCase, DumpRun};
+    let run = |runs: &[CaseRun], id: &str| {
+        runs.iter().find(|r| r.id == id).map(|r| DumpRun {
+            ranking: r.ranking.iter().take(10).cloned().collect(),
+            refused: r.refused,
+            confidence: r.confidence,
+            bank_margin: r.bank_margin,
+        })
+    };
+    let refs = |refs: &[nyaya_ingest::RefId]| refs.iter().map(|r| r.to_string()).collect();
     let mut out = String::new();
     for c in cases {
-        let top = |r: Option<CaseRun>| {
-            r.map(|r| {
-                serde_json::json!({
-                    "ranking": r.ranking.iter().take(10).collect::<Vec<_>>(),
-                    "refused": r.refused,
-                    "confidence": r.confidence,
-                    "bank_margin": r.bank_margin,
-                })
-            })
+        let answer = outcomes.iter().find(|o| o.id == c.id).map(|o| DumpAnswer {
+            route: o.route.clone(),
+            refused: o.refused,
+            cited: o.cited.clone(),
+            quotes: o.quotes.clone(),
+            retrieved: o.retrieved.iter().take(10).cloned().collect(),
+            scores: o.scores.clone(),
+        });
+        let line = DumpCase {
+            id: c.id.clone(),
+            split: Some(c.split),
+            category: Some(c.category),
+            question: c.question.clone(),
+            expected: refs(&c.expected_refs),
+            acceptable: refs(&c.acceptable_refs),
+            must_refuse: c.must_refuse,
+            pinned: run(&ev.pinned, &c.id),
+            unpinned: run(&ev.unpinned, &c.id),
+            answer,
         };
-        let answer = outcomes.iter().find(|o| o.id == c.id).map(|o| {
-            serde_json::json!({
-                "route": o.route, "refused": o.refused, "cited": o.cited, "quotes": o.quotes,
-                "retrieved": o.retrieved.iter().take(10).collect::<Vec<_>>(),
-                "scores": o.scores,
-            })
-        });
-        let line = serde_json::json!({
-            "id": c.id, "split": c.split, "category": c.category, "question": c.question,
-            "expected": c.expected_refs, "acceptable": c.acceptable_refs,
-            "must_refuse": c.must_refuse,
-            "pinned": top(run(&ev.pinned, &c.id)),
-            "unpinned": top(run(&ev.unpinned, &c.id)),
-            "answer": answer,
-        });
-        out.push_str(&line.to_string());
+        out.push_str(&line.to_line());
         out.push('\n');
     }
     out

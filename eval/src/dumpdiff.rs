@@ -11,37 +11,71 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// One line of a dump, as far as the comparison reads it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+use crate::golden::{Category, Split};
+
+/// One line of a dump: a case, how search ranked it (pinned and unpinned) and what the answer
+/// cited and quoted. `nyaya eval --dump` writes it ([`DumpCase::to_line`]), the comparison
+/// reads it; every field but `id` and `question` may be missing from a hand-made line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DumpCase {
     pub id: String,
+    #[serde(default)]
+    pub split: Option<Split>,
+    #[serde(default)]
+    pub category: Option<Category>,
     pub question: String,
     #[serde(default)]
     pub expected: Vec<String>,
     #[serde(default)]
+    pub acceptable: Vec<String>,
+    #[serde(default)]
     pub must_refuse: bool,
+    #[serde(default)]
+    pub pinned: Option<DumpRun>,
     #[serde(default)]
     pub unpinned: Option<DumpRun>,
     #[serde(default)]
     pub answer: Option<DumpAnswer>,
 }
 
-/// A search run's part of a dump line.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+impl DumpCase {
+    /// Its line of a dump (no newline).
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("a dump line serialises")
+    }
+}
+
+/// A search run's part of a dump line: its first ten refs and its coverage figures.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DumpRun {
     #[serde(default)]
     pub ranking: Vec<String>,
     #[serde(default)]
     pub refused: bool,
+    #[serde(default)]
+    pub confidence: Option<f64>,
+    #[serde(default)]
+    pub bank_margin: Option<f64>,
 }
 
 /// The answer's part of a dump line.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct DumpAnswer {
     #[serde(default)]
-    pub cited: Vec<String>,
+    pub route: String,
     #[serde(default)]
     pub refused: bool,
+    #[serde(default)]
+    pub cited: Vec<String>,
+    /// The quotes, as shown.
+    #[serde(default)]
+    pub quotes: Vec<String>,
+    /// The first ten provisions retrieval returned for the answer.
+    #[serde(default)]
+    pub retrieved: Vec<String>,
+    /// The main search's results and their scores, best first.
+    #[serde(default)]
+    pub scores: Vec<(String, f64)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -265,6 +299,36 @@ impl fmt::Display for DumpDiff {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_written_line_reads_back_whole() {
+        let case = DumpCase {
+            id: "GS-001".into(),
+            split: Some(Split::Dev),
+            category: Some(Category::ArticleLookup),
+            question: "What does Article 21 say?".into(),
+            expected: vec!["21".into()],
+            acceptable: vec![],
+            must_refuse: false,
+            pinned: Some(DumpRun {
+                ranking: vec!["21".into(), "22".into()],
+                refused: false,
+                confidence: Some(0.61),
+                bank_margin: None,
+            }),
+            unpinned: None,
+            answer: Some(DumpAnswer {
+                route: "article_lookup".into(),
+                cited: vec!["21".into()],
+                quotes: vec!["No person shall be deprived of his life".into()],
+                scores: vec![("21".into(), 5.5)],
+                ..Default::default()
+            }),
+        };
+        let line = case.to_line();
+        assert!(line.contains(r#""split":"dev""#), "{line}");
+        assert_eq!(parse(&line).unwrap(), vec![case]);
+    }
 
     fn line(
         id: &str,
