@@ -47,59 +47,60 @@ impl Term {
 /// government" is not defined anywhere and need not be looked for).
 const MAX_TERM_WORDS: usize = 6;
 
-/// What opens a question about what something is, as words; the term follows.
-const OPENINGS: &[&[&str]] = &[
-    &["what", "is", "meant", "by"],
-    &["what", "do", "you", "mean", "by"],
-    &["mean", "by"],
-    &["what", "exactly", "is"],
-    &["what", "exactly", "are"],
-    &["what", "is"],
-    &["what", "are"],
-    &["whats"],
-    &["what", "s"],
-    // "Who is a Ruler?" asks what a Ruler is; "Who is the Chief Justice?" asks for a person.
-    &["who", "is", "a"],
-    &["who", "is", "an"],
-    &["who", "are"],
-    &["who", "counts", "as"],
-    &["what", "counts", "as"],
-    &["what", "qualifies", "as"],
-    &["meaning", "of"],
-    &["definition", "of"],
-    &["define"],
-];
+/// How questions ask what a term is (`data/definitions.toml`): phrases as words.
+struct Phrasing {
+    /// What opens an English question about what something is; the term follows.
+    openings: Vec<Vec<String>>,
+    /// Words that end the term and start a qualifier.
+    qualifiers: Vec<String>,
+    /// Words that introduce the term itself ("the expression").
+    introducers: Vec<Vec<String>>,
+    /// How a question in Hindi asks what a term is, after the term.
+    hindi_endings: Vec<String>,
+}
 
-/// Words that end the term and start a qualifier ("… under the Constitution", "… in Part
-/// III", "… as per Article 366").
-const QUALIFIERS: &[&str] = &[
-    "under",
-    "in",
-    "according",
-    "as",
-    "for",
-    "within",
-    "per",
-    "mean",
-    "means",
-    "meaning",
-    "defined",
-    "exactly",
-    "actually",
-    "really",
-];
+#[derive(serde::Deserialize)]
+struct PhrasingFile {
+    openings: Vec<String>,
+    qualifiers: Vec<String>,
+    introducers: Vec<String>,
+    hindi_endings: Vec<String>,
+}
 
-/// Words that introduce the term itself ("the expression 'population'").
-const INTRODUCERS: &[&[&str]] = &[
-    &["the", "expression"],
-    &["the", "term"],
-    &["the", "word"],
-    &["the", "phrase"],
-    &["expression"],
-    &["term"],
-    &["word"],
-    &["phrase"],
-];
+impl Phrasing {
+    fn parse(toml_text: &str) -> Result<Phrasing, String> {
+        let file: PhrasingFile = toml::from_str(toml_text).map_err(|e| e.to_string())?;
+        let as_words = |list: Vec<String>| -> Result<Vec<Vec<String>>, String> {
+            list.into_iter()
+                .map(|p| {
+                    let w = words(&p);
+                    if w.is_empty() || w.join(" ") != p {
+                        return Err(format!("{p:?} is not lower-case words"));
+                    }
+                    Ok(w)
+                })
+                .collect()
+        };
+        let qualifiers = as_words(file.qualifiers)?;
+        if let Some(q) = qualifiers.iter().find(|q| q.len() != 1) {
+            return Err(format!("the qualifier {:?} is not one word", q.join(" ")));
+        }
+        Ok(Phrasing {
+            openings: as_words(file.openings)?,
+            qualifiers: qualifiers.into_iter().flatten().collect(),
+            introducers: as_words(file.introducers)?,
+            hindi_endings: file.hindi_endings,
+        })
+    }
+
+    fn builtin() -> &'static Phrasing {
+        static BUILTIN: LazyLock<Phrasing> = LazyLock::new(|| {
+            Phrasing::parse(include_str!("../data/definitions.toml"))
+                .expect("data/definitions.toml is valid (a unit test parses it)")
+        });
+        &BUILTIN
+    }
+}
 
 /// The term the question asks the meaning of, if it asks one: read in English, or in Hindi
 /// (Devanagari or Latin letters) through the Hindi glossary ([`asked_term_in_hindi`]).
@@ -112,32 +113,6 @@ pub fn asked_term(question: &str) -> Option<Term> {
     }
 }
 
-/// How a question in Hindi asks what a term is, after the term ("धन विधेयक क्या है?",
-/// "anusuchit jati kise kehte hain"); the longer endings first.
-const HINDI_ENDINGS: &[&str] = &[
-    "का अर्थ क्या है",
-    "का मतलब क्या है",
-    "की परिभाषा क्या है",
-    "से क्या अभिप्राय है",
-    "से क्या तात्पर्य है",
-    "किसे कहते हैं",
-    "किसको कहते हैं",
-    "क्या होता है",
-    "क्या होती है",
-    "क्या होते हैं",
-    "क्या है",
-    "क्या हैं",
-    "ka arth kya hai",
-    "ka matlab kya hai",
-    "ki paribhasha kya hai",
-    "kise kehte hain",
-    "kise kahte hain",
-    "kya hota hai",
-    "kya hoti hai",
-    "kya hai",
-    "kya hain",
-];
-
 /// A question in Hindi that is only a term and an ending that asks what it is: the term's
 /// English from the Hindi glossary (`data/glossary_hi.toml`), when the whole of what comes
 /// before the ending is one of its terms ("धन विधेयक क्या है?" → "Money Bill").
@@ -147,7 +122,8 @@ fn asked_term_in_hindi(question: &str) -> Option<Term> {
         .trim_end_matches(['?', '।', '.', ' '])
         .to_lowercase();
     let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
-    let before = HINDI_ENDINGS
+    let before = Phrasing::builtin()
+        .hindi_endings
         .iter()
         .find_map(|ending| q.strip_suffix(ending))?;
     let english = crate::search::gloss::HindiGlossary::builtin().english_of(before.trim())?;
@@ -172,7 +148,8 @@ fn asked_term_in_english(question: &str) -> Option<Term> {
             }
         }
     }
-    for opening in OPENINGS {
+    let phrasing = Phrasing::builtin();
+    for opening in &phrasing.openings {
         let n = opening.len();
         let Some(at) = w
             .windows(n)
@@ -186,7 +163,7 @@ fn asked_term_in_english(question: &str) -> Option<Term> {
         // that asks more than the term's meaning is left alone.
         let end = rest
             .iter()
-            .position(|x| QUALIFIERS.contains(&x.as_str()))
+            .position(|x| phrasing.qualifiers.contains(x))
             .unwrap_or(rest.len());
         return Term::new(&rest[..end]);
     }
@@ -194,7 +171,7 @@ fn asked_term_in_english(question: &str) -> Option<Term> {
 }
 
 fn without_introducer(words: &[String]) -> &[String] {
-    for intro in INTRODUCERS {
+    for intro in &Phrasing::builtin().introducers {
         let n = intro.len();
         if words.len() > n && words.iter().zip(intro.iter()).all(|(a, b)| a == b) {
             return &words[n..];
@@ -543,6 +520,26 @@ mod tests {
             "“Panchayat area” means the territorial area",
             &term("panchayat")
         ));
+    }
+
+    #[test]
+    fn the_phrasing_file_parses_and_refuses_what_no_question_could_match() {
+        let builtin = Phrasing::builtin();
+        assert!(builtin
+            .openings
+            .iter()
+            .any(|o| o.join(" ") == "what is meant by"));
+        assert!(builtin.hindi_endings.iter().any(|e| e == "क्या है"));
+        let file = |openings: &str, qualifiers: &str| {
+            format!(
+                "openings = [{openings}]\nqualifiers = [{qualifiers}]\nintroducers = []\nhindi_endings = []"
+            )
+        };
+        assert!(Phrasing::parse(&file(r#""what is""#, r#""under""#)).is_ok());
+        // Capitals and punctuation never occur in a question's words; a qualifier is a word.
+        assert!(Phrasing::parse(&file(r#""What is""#, r#""under""#)).is_err());
+        assert!(Phrasing::parse(&file(r#""what's""#, r#""under""#)).is_err());
+        assert!(Phrasing::parse(&file(r#""what is""#, r#""as per""#)).is_err());
     }
 
     #[test]
