@@ -283,10 +283,11 @@ pub fn wording_cards(
     (WordingCard::new(cases, &search), answers.flatten())
 }
 
-/// One JSON line per case ([`nyaya_eval::dumpdiff::DumpCase`]): the question, its refs, the pinned and unpinned top 10 (with the
-/// best chunk's cosine and the question bank's scope margin, for replaying refusals) and, when
-/// the answers ran, the route and what the answer cited (in order) — the raw material of
-/// FAILURES.md and of any analysis the scorecard does not make.
+/// One JSON line per case ([`nyaya_eval::dumpdiff::DumpCase`]): the question, its refs, the
+/// pinned and unpinned top 10 (with the best chunk's cosine and the question bank's scope
+/// margin, for replaying refusals) and, when the answers ran, the route, what the answer cited
+/// (in order) and quoted — the raw material of FAILURES.md, of `nyaya eval-diff` and of any
+/// analysis the scorecard does not make.
 pub fn dump_lines(
     cases: &[GoldenCase],
     ev: &Evaluation,

@@ -1105,15 +1105,15 @@ fn score_candidates(
                 .iter()
                 .position(|s| crate::definition::defines(&s.text, term))
         });
-        // The span whose score the provision competes for the lead with, and the span quoted.
-        // Whether the provision is quoted from its opening words ([`extract::opening`]).
+        // Whether the provision is quoted from its own first words ([`extract::opening`]).
         let mut from_opening = false;
+        // The span whose score the provision competes for the lead with, and the span quoted.
         let (competing, quoted) = match named {
             Some(i) => (Some(i), Some(i)),
             // It is quoted; the provision competes for the lead with its best span's score.
             None if defining.is_some() => (best(&scores), defining),
             // "What does Article 21 say?", "Article 352 national emergency": the provision's
-            // opening (all of it if short).
+            // opening (all of it if short; from its first word when that precedes a clause).
             None if hit.pinned && extract::asks_for_whole(p.terms, &p.view.title, &p.spans) => {
                 from_opening = true;
                 let opening = (!p.spans.is_empty()).then_some(0);
