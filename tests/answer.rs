@@ -211,6 +211,27 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "{quote}"
     );
 
+    // A sub-clause is quoted after the words of its clause that lead to it: 356(1)'s
+    // "the President may by Proclamation—" says who may assume a State's functions.
+    let dismissed = ask(
+        &a,
+        "Can a State government be dismissed by the Union?",
+        AnswerMode::Extractive,
+        "t-lead-in",
+    )
+    .await;
+    let (lead, clause, quote) = first(&dismissed);
+    assert_eq!(lead, "356");
+    assert!(clause.is_some_and(|c| c.starts_with("(1)(")), "{quote}");
+    assert!(
+        quote.starts_with("(1) If the President") && quote.contains("may by Proclamation—"),
+        "{quote}"
+    );
+    assert!(answer::quote::is_verbatim(
+        &quote,
+        &provision_text(&pool, "356").await
+    ));
+
     // What a term is: the clause where the text says so is quoted and its provision pinned.
     // 110(1) says when a Bill "shall be deemed to be a Money Bill"; 110(4) only uses the
     // term. 366(2) defines an Anglo-Indian, which retrieval alone does not lead with.

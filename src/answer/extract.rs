@@ -342,6 +342,34 @@ pub fn best_span<'a>(spans: &'a [Span], scores: &[f64]) -> Option<&'a Span> {
     Some(best)
 }
 
+/// A sub-clause as quoted: after the words of its clause that lead to it ("… the President
+/// may by Proclamation— (a) assume to himself all or any of the functions of the Government of
+/// the State …": (a) alone does not say who assumes them) when its clause, too long to quote
+/// whole ([`best_span`]), is among `spans` and its text up to the sub-clause's end fits in one
+/// quote. That text is one contiguous stretch of the provision, so the quote stays verbatim.
+pub fn with_lead_in(spans: &[Span], span: &Span) -> Span {
+    let parent = span
+        .label
+        .as_deref()
+        .and_then(|label| label.rfind(")(").map(|i| &label[..=i]))
+        .and_then(|parent| spans.iter().find(|s| s.label.as_deref() == Some(parent)));
+    match parent {
+        Some(p)
+            if p.start <= span.start
+                && span.end <= p.end
+                && span.end - p.start <= MAX_QUOTE_CHARS =>
+        {
+            Span {
+                label: span.label.clone(),
+                start: p.start,
+                end: span.end,
+                text: p.text.chars().take(span.end - p.start).collect(),
+            }
+        }
+        _ => span.clone(),
+    }
+}
+
 /// The span named by a clause label, or its nearest ancestor the provision has ("(4)" for
 /// "(4)(a)" when no such sub-clause exists).
 pub fn named_span<'a>(spans: &'a [Span], clause: &str) -> Option<&'a Span> {
@@ -513,6 +541,43 @@ mod tests {
         let life = "(1) No person shall be deprived of his life";
         let first = span("(1)", life);
         assert_eq!(super::opening(life, &first), first);
+    }
+
+    #[test]
+    fn a_sub_clause_is_quoted_after_the_words_of_its_clause_that_lead_to_it() {
+        let lead = "(1) If the President is satisfied that the Government of the State cannot \
+                    be carried on, the President may by Proclamation— ";
+        let a = "(a) assume to himself all or any of the functions of the Government of the State;";
+        let b =
+            " (b) declare that the powers of the Legislature shall be exercisable by Parliament;";
+        let clause = format!("{lead}{a}{b}");
+        let at = |s: &str| clause[..clause.find(s).unwrap()].chars().count();
+        let n = |s: &str| s.chars().count();
+        let spans = vec![
+            Span {
+                label: Some("(1)".into()),
+                start: 10,
+                end: 10 + n(&clause),
+                text: clause.clone(),
+            },
+            Span {
+                label: Some("(1)(a)".into()),
+                start: 10 + at("(a)"),
+                end: 10 + at("(a)") + n(a),
+                text: a.into(),
+            },
+        ];
+        let quoted = with_lead_in(&spans, &spans[1]);
+        assert_eq!(quoted.label.as_deref(), Some("(1)(a)"));
+        assert_eq!(quoted.text, format!("{lead}{a}"));
+        assert_eq!((quoted.start, quoted.end), (10, spans[1].end));
+        // A clause is quoted as it is; so is a sub-clause whose lead-in would not fit.
+        assert_eq!(with_lead_in(&spans, &spans[0]), spans[0]);
+        let mut far = spans.clone();
+        far[0].start = 0;
+        far[0].end = MAX_QUOTE_CHARS + 1;
+        far[1].end = MAX_QUOTE_CHARS + 1;
+        assert_eq!(with_lead_in(&far, &far[1]), far[1]);
     }
 
     #[test]
