@@ -312,6 +312,7 @@ pub fn dump_lines(
             quotes: o.quotes.clone(),
             retrieved: o.retrieved.iter().take(10).cloned().collect(),
             scores: o.scores.clone(),
+            evidence_quoted: nyaya_eval::evidence_quoted(c, &o.quotes),
         });
         let line = DumpCase {
             id: c.id.clone(),

@@ -93,6 +93,10 @@ enum Command {
         /// Print one JSON object instead of the list.
         #[arg(long)]
         json: bool,
+        /// Read whether each answer quoted its evidence phrase from this set's phrases (for
+        /// dumps written before stop 48, which do not record it).
+        #[arg(long)]
+        golden: Option<PathBuf>,
     },
     /// Sweep the "not covered" threshold over a split and print the refusal curve.
     Calibrate {
@@ -768,7 +772,8 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
             before,
             after,
             json,
-        } => eval_diff_command(&before, &after, json),
+            golden,
+        } => eval_diff_command(&before, &after, json, golden),
         Command::Eligible {
             office,
             age,
@@ -999,14 +1004,36 @@ fn diff_command(
 }
 
 /// `nyaya eval-diff`: two dumps of one set compared case by case.
-fn eval_diff_command(before: &Path, after: &Path, json: bool) -> Result<ExitCode, AppError> {
-    let read = |path: &Path| -> Result<Vec<nyaya_eval::dumpdiff::DumpCase>, AppError> {
+fn eval_diff_command(
+    before: &Path,
+    after: &Path,
+    json: bool,
+    golden: Option<PathBuf>,
+) -> Result<ExitCode, AppError> {
+    use nyaya_eval::dumpdiff;
+    let set = match golden {
+        Some(path) => Some(
+            GoldenArgs {
+                split: Some("all".into()),
+                golden: Some(path),
+                paraphrases: None,
+            }
+            .load()?
+            .cases,
+        ),
+        None => None,
+    };
+    let read = |path: &Path| -> Result<Vec<dumpdiff::DumpCase>, AppError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| AppError::Resource(format!("{}: {e}", path.display())))?;
-        nyaya_eval::dumpdiff::parse(&text)
-            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))
+        let mut cases = dumpdiff::parse(&text)
+            .map_err(|e| AppError::BadRequest(format!("{}: {e}", path.display())))?;
+        if let Some(set) = &set {
+            dumpdiff::read_evidence(&mut cases, set);
+        }
+        Ok(cases)
     };
-    let d = nyaya_eval::dumpdiff::compare(&read(before)?, &read(after)?);
+    let d = dumpdiff::compare(&read(before)?, &read(after)?);
     let text = if json {
         serde_json::to_string(&d).unwrap_or_default() + "\n"
     } else {

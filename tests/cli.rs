@@ -329,6 +329,9 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
     assert_eq!(v["answers"]["compared"], 3, "{v}");
     assert_eq!(v["retrieval"]["compared"], 3, "{v}");
     assert_eq!(v["answers"]["changes"], serde_json::json!([]), "{v}");
+    // The two answerable cases with an evidence phrase are compared on it, unchanged.
+    assert_eq!(v["evidence"]["compared"], 2, "{v}");
+    assert_eq!(v["evidence"]["changes"], serde_json::json!([]), "{v}");
 
     // A gate no run can meet fails the run and says which.
     let gates = dir.join("gates.toml");

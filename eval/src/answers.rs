@@ -148,6 +148,13 @@ fn share(hits: usize, n: usize) -> Option<f64> {
     (n > 0).then(|| hits as f64 / n as f64)
 }
 
+/// Whether a quote holds the case's evidence phrase (whitespace aside); `None` when
+/// the case has none. What **evidence quoted** counts, and what a dump line records.
+pub fn evidence_quoted(case: &GoldenCase, quotes: &[String]) -> Option<bool> {
+    let phrase = normalise(&case.evidence.as_ref()?.phrase);
+    Some(quotes.iter().any(|q| normalise(q).contains(&phrase)))
+}
+
 fn normalise(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -297,10 +304,9 @@ impl AnswerCard {
                     ));
                 }
             }
-            if let Some(ev) = &case.evidence {
+            if let Some(quoted) = evidence_quoted(case, &o.quotes) {
                 evidence_n += 1;
-                let phrase = normalise(&ev.phrase);
-                let quoted = o.quotes.iter().any(|q| normalise(q).contains(&phrase)) as usize;
+                let quoted = quoted as usize;
                 evidence_hit += quoted;
                 if led {
                     led_n += 1;

@@ -76,6 +76,10 @@ pub struct DumpAnswer {
     /// The main search's results and their scores, best first.
     #[serde(default)]
     pub scores: Vec<(String, f64)>,
+    /// Whether a quote holds the case's evidence phrase ([`crate::evidence_quoted`]); `None`
+    /// when the case has none.
+    #[serde(default)]
+    pub evidence_quoted: Option<bool>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -147,11 +151,14 @@ pub struct SideDiff {
     pub changes: Vec<CaseChange>,
 }
 
-/// Both sides, and the cases only one run holds.
+/// Both sides, the evidence phrases, and the cases only one run holds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DumpDiff {
     pub answers: SideDiff,
     pub retrieval: SideDiff,
+    /// Whether a quote holds the case's evidence phrase, over the cases that have one in
+    /// both runs: won (quoted now, not before) and lost.
+    pub evidence: SideDiff,
     pub only_before: Vec<String>,
     pub only_after: Vec<String>,
 }
@@ -209,6 +216,41 @@ fn side(pairs: &[(&DumpCase, Shown, Shown)]) -> SideDiff {
     out
 }
 
+/// Each answer's `evidence_quoted` read again from its quotes and `set`'s evidence phrases
+/// (matched by id): for dumps written before the field was, or against another set's phrases.
+pub fn read_evidence(cases: &mut [DumpCase], set: &[crate::GoldenCase]) {
+    let by_id: BTreeMap<&str, &crate::GoldenCase> =
+        set.iter().map(|c| (c.id.as_str(), c)).collect();
+    for case in cases {
+        if let (Some(answer), Some(golden)) = (case.answer.as_mut(), by_id.get(case.id.as_str())) {
+            answer.evidence_quoted = crate::evidence_quoted(golden, &answer.quotes);
+        }
+    }
+}
+
+/// The evidence phrases that became quoted (won) or stopped being quoted (lost).
+fn evidence_side(pairs: &[(&DumpCase, bool, bool)]) -> SideDiff {
+    let mut out = SideDiff {
+        compared: pairs.len(),
+        ..SideDiff::default()
+    };
+    let said = |quoted: bool| vec![if quoted { "quoted" } else { "not quoted" }.to_string()];
+    for &(case, was, is) in pairs.iter().filter(|(_, was, is)| was != is) {
+        let change = if is { Change::Won } else { Change::Lost };
+        *out.counts.entry(change).or_default() += 1;
+        out.changes.push(CaseChange {
+            id: case.id.clone(),
+            question: case.question.clone(),
+            expected: case.expected.clone(),
+            before: said(was),
+            after: said(is),
+            change,
+        });
+    }
+    out.changes.sort_by_key(|c| c.change);
+    out
+}
+
 /// The two runs compared, case by case (matched by id).
 pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
     let after_by_id: BTreeMap<&str, &DumpCase> = after.iter().map(|c| (c.id.as_str(), c)).collect();
@@ -216,6 +258,7 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
         before.iter().map(|c| c.id.as_str()).collect();
     let mut answers = Vec::new();
     let mut retrieval = Vec::new();
+    let mut evidence = Vec::new();
     let mut only_before = Vec::new();
     for b in before {
         let Some(a) = after_by_id.get(b.id.as_str()) else {
@@ -228,6 +271,9 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
                 refused: d.refused,
             };
             answers.push((b, shown(x), shown(y)));
+            if let (Some(was), Some(is)) = (x.evidence_quoted, y.evidence_quoted) {
+                evidence.push((b, was, is));
+            }
         }
         if let (Some(x), Some(y)) = (&b.unpinned, &a.unpinned) {
             // Retrieval's order below its first moves with any change: only the first counts.
@@ -246,6 +292,7 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
     DumpDiff {
         answers: side(&answers),
         retrieval: side(&retrieval),
+        evidence: evidence_side(&evidence),
         only_before,
         only_after,
     }
@@ -284,6 +331,9 @@ impl fmt::Display for DumpDiff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "answers (first citation): {}", self.answers)?;
         write!(f, "retrieval (unpinned first): {}", self.retrieval)?;
+        if self.evidence.compared > 0 {
+            write!(f, "evidence phrase quoted: {}", self.evidence)?;
+        }
         if !self.only_before.is_empty() || !self.only_after.is_empty() {
             writeln!(
                 f,
@@ -322,6 +372,7 @@ mod tests {
                 cited: vec!["21".into()],
                 quotes: vec!["No person shall be deprived of his life".into()],
                 scores: vec![("21".into(), 5.5)],
+                evidence_quoted: Some(true),
                 ..Default::default()
             }),
         };
@@ -344,6 +395,43 @@ mod tests {
             "answer": {"cited": cited, "refused": refused, "route": "simple"},
         })
         .to_string()
+    }
+
+    #[test]
+    fn compare_counts_evidence_phrases_quoted_and_no_longer_quoted() {
+        let with = |id: &str, quoted: Option<bool>| {
+            let mut c = parse(&line(id, &["21"], false, &["21"], false)).unwrap();
+            c[0].answer.as_mut().unwrap().evidence_quoted = quoted;
+            c.remove(0)
+        };
+        let before = [
+            with("W", Some(false)),
+            with("L", Some(true)),
+            with("S", Some(true)),
+            with("N", None),
+        ];
+        let after = [
+            with("W", Some(true)),
+            with("L", Some(false)),
+            with("S", Some(true)),
+            with("N", None),
+        ];
+        let d = compare(&before, &after);
+        assert_eq!(d.evidence.compared, 3);
+        assert_eq!(
+            (
+                d.evidence.counts[&Change::Won],
+                d.evidence.counts[&Change::Lost]
+            ),
+            (1, 1)
+        );
+        assert_eq!(d.evidence.changes[0].after, vec!["quoted"]);
+        assert!(d
+            .to_string()
+            .contains("evidence phrase quoted: 3 compared, 2 changed: 1 won, 1 lost"));
+        // Lines without the field (hand-made, or older dumps) compare no evidence.
+        let old = [with("W", None)];
+        assert!(!compare(&old, &old).to_string().contains("evidence"));
     }
 
     #[test]

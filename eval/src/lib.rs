@@ -35,7 +35,7 @@ pub mod paraphrase;
 pub mod scorecard;
 pub mod wording;
 
-pub use answers::{AnswerCard, AnswerOutcome};
+pub use answers::{evidence_quoted, AnswerCard, AnswerOutcome};
 pub use eligibility::{EligibilityCard, EligibilityCase, EligibilityOutcome};
 pub use gates::{check as check_gates, Baseline, GateResult, Gates, GatesError};
 pub use golden::{
