@@ -232,6 +232,24 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         &provision_text(&pool, "356").await
     ));
 
+    // A lettered item of a list the provision's own words introduce is quoted after them:
+    // Article 3's "(e) alter the name of any State:" alone does not say who may (stop 49).
+    let renamed = ask(
+        &a,
+        "Can Parliament rename a state?",
+        AnswerMode::Extractive,
+        "t-list-lead-in",
+    )
+    .await;
+    let (lead, clause, quote) = first(&renamed);
+    assert_eq!(lead, "3");
+    assert!(clause.is_some(), "{quote}");
+    assert!(quote.starts_with("Parliament may by law—"), "{quote}");
+    assert!(answer::quote::is_verbatim(
+        &quote,
+        &provision_text(&pool, "3").await
+    ));
+
     // What a term is: the clause where the text says so is quoted and its provision pinned.
     // 110(1) says when a Bill "shall be deemed to be a Money Bill"; 110(4) only uses the
     // term. 366(2) defines an Anglo-Indian, which retrieval alone does not lead with.

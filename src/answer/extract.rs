@@ -342,32 +342,82 @@ pub fn best_span<'a>(spans: &'a [Span], scores: &[f64]) -> Option<&'a Span> {
     Some(best)
 }
 
-/// A sub-clause as quoted: after the words of its clause that lead to it ("… the President
-/// may by Proclamation— (a) assume to himself all or any of the functions of the Government of
-/// the State …": (a) alone does not say who assumes them) when its clause, too long to quote
-/// whole ([`best_span`]), is among `spans` and its text up to the sub-clause's end fits in one
-/// quote. That text is one contiguous stretch of the provision, so the quote stays verbatim.
-pub fn with_lead_in(spans: &[Span], span: &Span) -> Span {
-    let parent = span
-        .label
-        .as_deref()
-        .and_then(|label| label.rfind(")(").map(|i| &label[..=i]))
-        .and_then(|parent| spans.iter().find(|s| s.label.as_deref() == Some(parent)));
-    match parent {
-        Some(p)
-            if p.start <= span.start
-                && span.end <= p.end
-                && span.end - p.start <= MAX_QUOTE_CHARS =>
+/// A sub-clause as quoted: after the words that lead to it, when they fit in one quote with it.
+/// Two kinds of lead-in:
+/// - its clause's, when that clause is too long to quote whole ([`best_span`]) and is among
+///   `spans`: "… the President may by Proclamation— (a) assume to himself all or any of the
+///   functions of the Government of the State …" ((a) alone does not say who assumes them);
+/// - its provision's, for a lettered item of a list the provision's own words introduce
+///   (`text` before its first clause, three words or more, ending in "—" or ":"): "Parliament
+///   may by law— (a) form a new State … (e) alter the name of any State:" ((e) alone does not
+///   say who may alter it). Not for an item that says what a term means, which stands alone
+///   ("(b) “Gram Sabha” means …" after "In this Part, unless the context otherwise
+///   requires,—" and the items before it), nor for an item of a proviso's list, whose lead-in
+///   would be the whole main sentence.
+///
+/// Either way the quote is one contiguous stretch of the provision, so it stays verbatim.
+pub fn with_lead_in(text: &str, spans: &[Span], span: &Span) -> Span {
+    let Some(label) = span.label.as_deref() else {
+        return span.clone();
+    };
+    let (lead_start, lead_text) = match label.rfind(")(").map(|i| &label[..=i]) {
+        Some(parent) => match spans.iter().find(|s| s.label.as_deref() == Some(parent)) {
+            Some(p) if p.start <= span.start && span.end <= p.end => (p.start, p.text.as_str()),
+            _ => return span.clone(),
+        },
+        None if is_lettered_item(label)
+            && introduces_a_list(text, spans)
+            && !says_what_a_term_means(&span.text) =>
         {
-            Span {
-                label: span.label.clone(),
-                start: p.start,
-                end: span.end,
-                text: p.text.chars().take(span.end - p.start).collect(),
-            }
+            (0, text)
         }
-        _ => span.clone(),
+        None => return span.clone(),
+    };
+    if span.end - lead_start > MAX_QUOTE_CHARS {
+        return span.clone();
     }
+    Span {
+        label: span.label.clone(),
+        start: lead_start,
+        end: span.end,
+        text: lead_text.chars().take(span.end - lead_start).collect(),
+    }
+}
+
+/// "(a)", "(b)", "(ii)": an item of a list, not a numbered clause, proviso or explanation.
+fn is_lettered_item(label: &str) -> bool {
+    label
+        .strip_prefix('(')
+        .and_then(|l| l.strip_suffix(')'))
+        .is_some_and(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+/// Whether a provision's own words before its first clause introduce a list ("It shall be the
+/// duty of every citizen of India—").
+fn introduces_a_list(text: &str, spans: &[Span]) -> bool {
+    // The list's first item is the provision's first clause (not one inside a proviso).
+    let first = spans
+        .iter()
+        .filter_map(|s| Some((s.start, s.label.as_deref()?)))
+        .min_by_key(|(start, _)| *start);
+    let Some((first, label)) = first else {
+        return false;
+    };
+    if !is_lettered_item(label) {
+        return false;
+    }
+    let lead_in: String = text.chars().take(first).collect();
+    let lead_in = lead_in.trim_end();
+    lead_in.split_whitespace().count() >= 3
+        && (lead_in.ends_with('—') || lead_in.ends_with(':'))
+        && !lead_in.contains("Provided")
+}
+
+/// `“X” means …`, `the expression “X” includes …`.
+fn says_what_a_term_means(item: &str) -> bool {
+    crate::definition::defined_terms(item)
+        .iter()
+        .any(|(_, shape)| *shape == crate::definition::Shape::Means)
 }
 
 /// The span named by a clause label, or its nearest ancestor the provision has ("(4)" for
@@ -567,17 +617,100 @@ mod tests {
                 text: a.into(),
             },
         ];
-        let quoted = with_lead_in(&spans, &spans[1]);
+        let quoted = with_lead_in("", &spans, &spans[1]);
         assert_eq!(quoted.label.as_deref(), Some("(1)(a)"));
         assert_eq!(quoted.text, format!("{lead}{a}"));
         assert_eq!((quoted.start, quoted.end), (10, spans[1].end));
         // A clause is quoted as it is; so is a sub-clause whose lead-in would not fit.
-        assert_eq!(with_lead_in(&spans, &spans[0]), spans[0]);
+        assert_eq!(with_lead_in("", &spans, &spans[0]), spans[0]);
         let mut far = spans.clone();
         far[0].start = 0;
         far[0].end = MAX_QUOTE_CHARS + 1;
         far[1].end = MAX_QUOTE_CHARS + 1;
-        assert_eq!(with_lead_in(&far, &far[1]), far[1]);
+        assert_eq!(with_lead_in("", &far, &far[1]), far[1]);
+    }
+
+    /// Spans of `text` for the given (label, item) pairs, each item found in it.
+    fn items(text: &str, labelled: &[(&str, &str)]) -> Vec<Span> {
+        labelled
+            .iter()
+            .map(|(label, item)| {
+                let start = text[..text.find(item).unwrap()].chars().count();
+                Span {
+                    label: Some((*label).into()),
+                    start,
+                    end: start + item.chars().count(),
+                    text: (*item).into(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_lettered_item_is_quoted_after_the_provision_s_words_that_introduce_its_list() {
+        let states = "Parliament may by law— (a) form a new State by separation of territory \
+                      from any State; (b) increase the area of any State; (e) alter the name of \
+                      any State: Provided that no Bill for the purpose shall be introduced.";
+        let spans = items(
+            states,
+            &[
+                (
+                    "(a)",
+                    "(a) form a new State by separation of territory from any State;",
+                ),
+                ("(e)", "(e) alter the name of any State:"),
+                (
+                    "proviso",
+                    "Provided that no Bill for the purpose shall be introduced.",
+                ),
+            ],
+        );
+        let quoted = with_lead_in(states, &spans, &spans[1]);
+        assert_eq!(quoted.label.as_deref(), Some("(e)"));
+        assert_eq!((quoted.start, quoted.end), (0, spans[1].end));
+        assert!(quoted.text.starts_with("Parliament may by law— (a) form"));
+        assert!(quoted.text.ends_with("(e) alter the name of any State:"));
+        // A proviso is no lettered item; nor does a list need the lead-in when it would not fit.
+        assert_eq!(with_lead_in(states, &spans, &spans[2]), spans[2]);
+        let mut far = spans.clone();
+        far[1].end = MAX_QUOTE_CHARS + 1;
+        assert_eq!(with_lead_in(states, &far, &far[1]), far[1]);
+
+        // An item that says what a term means stands alone.
+        let terms = "In this Part, unless the context otherwise requires,— (a) “district” means \
+                     a district in a State; (b) “Gram Sabha” means a body of electors;";
+        let spans = items(
+            terms,
+            &[
+                ("(a)", "(a) “district” means a district in a State;"),
+                ("(b)", "(b) “Gram Sabha” means a body of electors;"),
+            ],
+        );
+        assert_eq!(with_lead_in(terms, &spans, &spans[1]), spans[1]);
+
+        // Two words are no lead-in; nor is a main sentence ending in a proviso's list.
+        for text in [
+            "Parliament may— (a) do one thing; (b) do another;",
+            "He shall hold office for five years: Provided that— (a) he may resign; (b) he may \
+             be removed;",
+        ] {
+            let mut spans = items(text, &[("(a)", "(a) "), ("(b)", "(b) ")]);
+            if let Some(at) = text.find("Provided") {
+                let start = text[..at].chars().count();
+                let end = text.chars().count();
+                let proviso: String = text.chars().skip(start).collect();
+                spans.insert(
+                    0,
+                    Span {
+                        label: Some("proviso".into()),
+                        start,
+                        end,
+                        text: proviso,
+                    },
+                );
+            }
+            assert_eq!(with_lead_in(text, &spans, &spans[1]), spans[1], "{text}");
+        }
     }
 
     #[test]

@@ -1159,7 +1159,7 @@ fn score_candidates(
             span: if from_opening {
                 extract::opening(&p.view.text, &p.spans[quoted])
             } else {
-                extract::with_lead_in(&p.spans, &p.spans[quoted])
+                extract::with_lead_in(&p.view.text, &p.spans, &p.spans[quoted])
             },
             score,
             defines_asked,
