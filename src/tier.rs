@@ -8,7 +8,7 @@
 //! it to add none of the text's words for a tier the question does not name ("Judge of a High
 //! Court" for a question about a Supreme Court judge; `search::glossary`), and the answer where
 //! retrieval's scores cannot tell relevance from likeness: whether a second provision deserves
-//! its "also relevant" (`answer::quote_groups_text`); and the cross-lingual question bank to
+//! its "also relevant" (`answer::quoting::quote_groups_text`); and the cross-lingual question bank to
 //! leave out its questions about another tier (`search::bank::QuestionBank::closeness_of`).
 
 use std::sync::LazyLock;
