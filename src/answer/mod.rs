@@ -413,7 +413,7 @@ pub async fn ask(
     run.timings.quote = ms(t);
     let unsupported = if citations.is_empty() {
         Some(NOTHING_QUOTABLE)
-    } else if !quotes_share_a_word(&run, &routing, &searches, &citations) {
+    } else if !shown_spans_share_a_word(&run, &routing, &searches, &picks, &citations) {
         Some(NO_SHARED_WORD)
     } else {
         None
@@ -549,15 +549,17 @@ fn not_covered(routing: &Routing, searches: &[(Option<String>, SearchResponse)])
     )
 }
 
-/// Whether the quotes chosen share a word with what was asked ([`support`]): the question,
+/// Whether the provisions shown share a word with what was asked ([`support`]): the question,
 /// what each search read in it (the glossaries' words, spelling corrections, a follow-up's
-/// rewritten query), against the quotes and their provisions' headings. A question that names
-/// a provision, or whose search pinned one, is a lookup and always passes; so does a question
-/// in an Indian script, whose words are not English.
-fn quotes_share_a_word(
+/// rewritten query), against the span each provision competed with ([`Pick::compared`], not
+/// its quote: which clause is quoted must not decide a refusal) and the provisions' headings.
+/// A question that names a provision, or whose search pinned one, is a lookup and always
+/// passes; so does a question in an Indian script, whose words are not English.
+fn shown_spans_share_a_word(
     run: &Run<'_>,
     routing: &Routing,
     searches: &[(Option<String>, SearchResponse)],
+    picks: &[Pick],
     citations: &[Citation],
 ) -> bool {
     let pinned = searches
@@ -576,9 +578,10 @@ fn quotes_share_a_word(
     let asked = [run.question.as_str(), routing.rewritten_query.as_str()]
         .into_iter()
         .chain(read);
-    let shown = citations
+    let shown = picks
         .iter()
-        .flat_map(|c| [c.quote.as_str(), c.title.as_str()]);
+        .map(|p| p.compared.as_str())
+        .chain(citations.iter().map(|c| c.title.as_str()));
     support::shares_a_word(asked, shown)
 }
 

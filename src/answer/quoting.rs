@@ -25,6 +25,10 @@ pub(super) struct Pick {
     hit: SearchHit,
     /// The second provision of a one-question answer ("Also relevant").
     pub(super) also: bool,
+    /// The text of the span the provision competed for its place with: what the shared-word
+    /// refusal reads, so that a change to which clause is quoted (what is asked, a lead-in)
+    /// cannot turn an answer into a refusal or back.
+    pub(super) compared: String,
 }
 
 /// The provisions one search offers for quoting, and how many of them to quote.
@@ -130,6 +134,8 @@ struct Scored {
     view: ProvisionView,
     span: extract::Span,
     score: f64,
+    /// The text of the span `score` is of (not always the quoted one).
+    compared: String,
     /// Its quoted clause is where the text says what the asked term is
     /// ([`crate::definition::defines`]).
     defines_asked: bool,
@@ -416,6 +422,7 @@ fn score_candidates(
                 extract::with_lead_in(&p.view.text, &p.spans, &p.spans[quoted])
             },
             score,
+            compared: p.spans[competing].text.clone(),
             defines_asked,
         });
     }
@@ -502,6 +509,7 @@ fn pick_group(
             part: group.part.clone(),
             hit: s.hit.clone(),
             also,
+            compared: s.compared.clone(),
         });
         citations.push(c);
         if lead_score.is_none() {

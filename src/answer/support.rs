@@ -1,4 +1,4 @@
-//! Whether the quotes an answer would show share a word with the question.
+//! Whether the passages an answer would show share a word with the question.
 //!
 //! Retrieval always finds *something*: the dense leg's nearest chunk to "How do I make rajma
 //! chawal for six people?" is some chunk, and a threshold on its cosine cannot tell every such
@@ -6,7 +6,9 @@
 //! with what the glossaries read in it, nor does its provision's heading, is no evidence that
 //! the text answers it; showing it as the answer ("Fourth Schedule, entry 13: Maharashtra …
 //! 19") is the "citation the text does not support" the product promises never to show. So
-//! the answer step refuses instead (ADR 0005, stop 39).
+//! the answer step refuses instead (ADR 0005, stop 39). Since stop 49 the passage read is the
+//! span each provision competed with, not its quote, so the rules that choose which clause to
+//! quote cannot decide a refusal.
 //!
 //! Words are compared by their first four letters ("working" meets "work", "appointed" meets
 //! "appoints"), lower-cased, with the function words of `data/support.toml` left out. Only
