@@ -159,6 +159,9 @@ pub struct DumpDiff {
     /// Whether a quote holds the case's evidence phrase, over the cases that have one in
     /// both runs: won (quoted now, not before) and lost.
     pub evidence: SideDiff,
+    /// The answers (in both runs) whose refusal, cited refs or quotes differ at all, by id:
+    /// what a change to quoting alone moves, which the sides above do not show.
+    pub shown_changed: Vec<String>,
     pub only_before: Vec<String>,
     pub only_after: Vec<String>,
 }
@@ -259,6 +262,7 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
     let mut answers = Vec::new();
     let mut retrieval = Vec::new();
     let mut evidence = Vec::new();
+    let mut shown_changed = Vec::new();
     let mut only_before = Vec::new();
     for b in before {
         let Some(a) = after_by_id.get(b.id.as_str()) else {
@@ -271,6 +275,9 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
                 refused: d.refused,
             };
             answers.push((b, shown(x), shown(y)));
+            if (x.refused, &x.cited, &x.quotes) != (y.refused, &y.cited, &y.quotes) {
+                shown_changed.push(b.id.clone());
+            }
             if let (Some(was), Some(is)) = (x.evidence_quoted, y.evidence_quoted) {
                 evidence.push((b, was, is));
             }
@@ -293,6 +300,7 @@ pub fn compare(before: &[DumpCase], after: &[DumpCase]) -> DumpDiff {
         answers: side(&answers),
         retrieval: side(&retrieval),
         evidence: evidence_side(&evidence),
+        shown_changed,
         only_before,
         only_after,
     }
@@ -334,6 +342,11 @@ impl fmt::Display for DumpDiff {
         if self.evidence.compared > 0 {
             write!(f, "evidence phrase quoted: {}", self.evidence)?;
         }
+        writeln!(
+            f,
+            "answers whose citations or quotes changed: {}",
+            self.shown_changed.len()
+        )?;
         if !self.only_before.is_empty() || !self.only_after.is_empty() {
             writeln!(
                 f,
@@ -429,6 +442,15 @@ mod tests {
         assert!(d
             .to_string()
             .contains("evidence phrase quoted: 3 compared, 2 changed: 1 won, 1 lost"));
+        // The same cited refs with other quotes count as shown differently.
+        assert!(d.shown_changed.is_empty(), "{:?}", d.shown_changed);
+        let mut requoted = after.clone();
+        requoted[2].answer.as_mut().unwrap().quotes = vec!["another clause".into()];
+        let d = compare(&before, &requoted);
+        assert_eq!(d.shown_changed, vec!["S".to_string()]);
+        assert!(d
+            .to_string()
+            .contains("answers whose citations or quotes changed: 1"));
         // Lines without the field (hand-made, or older dumps) compare no evidence.
         let old = [with("W", None)];
         assert!(!compare(&old, &old).to_string().contains("evidence"));

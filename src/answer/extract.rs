@@ -38,8 +38,8 @@ pub struct QuoteWeights {
     /// set's dev half (ADR 0007, stop 43).
     pub asks: f64,
     /// How far below the best retrieval score a candidate may be and still take the lead by
-    /// its best clause (`answer::quoting::lead_order`); beyond it retrieval's order stands (ADR 0007,
-    /// stop 35). Until stop 44 this was `also_gap` too.
+    /// its best clause (`answer::quoting::lead_order`); beyond it retrieval's order stands
+    /// (ADR 0007, stop 35). Until stop 44 this was `also_gap` too.
     pub lead_gap: f64,
 }
 
