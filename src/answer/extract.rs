@@ -408,9 +408,7 @@ fn introduces_a_list(text: &str, spans: &[Span]) -> bool {
     }
     let lead_in: String = text.chars().take(first).collect();
     let lead_in = lead_in.trim_end();
-    lead_in.split_whitespace().count() >= 3
-        && (lead_in.ends_with('—') || lead_in.ends_with(':'))
-        && !lead_in.contains("Provided")
+    lead_in.split_whitespace().count() >= 3 && (lead_in.ends_with('—') || lead_in.ends_with(':'))
 }
 
 /// `“X” means …`, `the expression “X” includes …`.
