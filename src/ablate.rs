@@ -48,6 +48,10 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.mode = Mode::Dense;
             o.query_adapter = true;
         }),
+        with("hybrid+rerank − the multilingual model's list", &|o| {
+            o.mode = Mode::HybridRerank;
+            o.second_dense = false;
+        }),
         with("hybrid+rerank − question bank", &|o| {
             o.mode = Mode::HybridRerank;
             o.bank_weight = 0.0;

@@ -534,29 +534,51 @@ fn load_models(cfg: &Config, mode: nyaya::search::Mode) -> Result<nyaya::search:
             &cfg.ort_lib,
         )?))
     };
-    let multilingual = embedder.as_ref().and_then(|_| load_multilingual(cfg));
+    let (multilingual, english_questions) = match embedder {
+        Some(_) => load_multilingual(cfg),
+        None => (None, None),
+    };
     Ok(nyaya::search::Models {
         embedder,
         cross_encoder: load_cross_encoder(cfg),
         multilingual,
+        second_dense: english_questions,
         ..Default::default()
     })
 }
 
 /// The multilingual model, unless switched off (`NYAYA_MULTILINGUAL=false`) or missing: then
-/// questions in Indian scripts take the English path.
-fn load_multilingual(cfg: &Config) -> Option<Arc<dyn nyaya::embed::Embedder>> {
+/// questions in Indian scripts take the English path. Second, the same model for English
+/// questions (its ONNX encoder; `search`'s second dense list), when that builds.
+fn load_multilingual(cfg: &Config) -> MultilingualModels {
     if !cfg.multilingual {
-        return None;
+        return (None, None);
     }
     match nyaya::embed::e5::E5Embedder::load(&cfg.multilingual_dir) {
-        Ok(e) => Some(Arc::new(e)),
+        Ok(e) => {
+            let engine = Arc::new(e);
+            let questions = match nyaya::embed::e5::E5Questions::load(engine.clone(), &cfg.ort_lib)
+            {
+                Ok(q) => Some(Arc::new(q) as Arc<dyn nyaya::embed::Embedder>),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the e5 question encoder was not built; English questions take one dense list");
+                    None
+                }
+            };
+            (Some(engine), questions)
+        }
         Err(e) => {
             tracing::warn!(error = %e, "multilingual model not loaded; questions in Indian scripts take the English path");
-            None
+            (None, None)
         }
     }
 }
+
+/// The multilingual model (the engine), and its question encoder for English questions.
+type MultilingualModels = (
+    Option<Arc<dyn nyaya::embed::Embedder>>,
+    Option<Arc<dyn nyaya::embed::Embedder>>,
+);
 
 fn load_cross_encoder(cfg: &Config) -> Option<Arc<dyn nyaya::search::rerank::CrossEncoder>> {
     let dir = cfg.reranker_dir.as_ref()?;
@@ -1220,10 +1242,12 @@ async fn serve_command(
     addr: SocketAddr,
 ) -> Result<ExitCode, AppError> {
     let pool = db::connect(&cfg.database_url).await?;
+    let (multilingual, english_questions) = load_multilingual(&cfg);
     let models = nyaya::search::Models {
         embedder: load_embedder(&cfg),
         cross_encoder: load_cross_encoder(&cfg),
-        multilingual: load_multilingual(&cfg),
+        multilingual,
+        second_dense: english_questions,
         ..Default::default()
     };
     // Replicas started together on an empty database: the first to take the lock

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -374,6 +376,101 @@ async fn an_edition_once_covered_by_the_multilingual_model_stays_covered(pool: P
     );
     let fresh = nyaya::search::legs::CoveredEditions::default();
     assert!(!fresh.ready(&pool, doc, model).await.unwrap());
+}
+
+/// A second embedder whose every question lands on one provision's chunks: what its list does
+/// is then plain to see.
+struct PointsAt(nyaya::embed::ModelManifest);
+
+impl nyaya::embed::Embedder for PointsAt {
+    fn manifest(&self) -> &nyaya::embed::ModelManifest {
+        &self.0
+    }
+    fn embed_passages(&self, _: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Err(nyaya::embed::EmbedError::Run("not in this test".into()))
+    }
+    fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Ok(texts.iter().map(|_| axis(0)).collect())
+    }
+}
+
+fn axis(i: usize) -> Vec<f32> {
+    let mut v = vec![0f32; 384];
+    v[i] = 1.0;
+    v
+}
+
+/// An English question's legs are fused with the second embedder's list (the multilingual
+/// model's, ADR 0008) once that model covers the edition; the "not covered" judgement still
+/// reads the English model's closeness only; a question in an Indian script, or the switch
+/// off, leaves the list out.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
+    common::ingest_with_vectors(&pool).await;
+    let manifest: nyaya::embed::ModelManifest = serde_json::from_str(
+        r#"{"id":"test/second","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
+    )
+    .unwrap();
+    // Article 300A's chunks on the axis every question is embedded to; the rest elsewhere.
+    let chunks: Vec<(String, String)> =
+        sqlx::query_as("SELECT DISTINCT text_md5, ref_id FROM chunks")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    let (hashes, vectors): (Vec<String>, Vec<Vec<f32>>) = chunks
+        .into_iter()
+        .map(|(h, r)| (h, if r == "300A" { axis(0) } else { axis(1) }))
+        .unzip();
+    nyaya::store::insert_multilingual_vectors(&pool, &manifest.id, &hashes, &vectors)
+        .await
+        .unwrap();
+    let mut models = common::models();
+    models.second_dense = Some(Arc::new(PointsAt(manifest)));
+    // Deep enough to see a provision only one list found.
+    let opts = SearchOptions {
+        k: 50,
+        ..Default::default()
+    };
+    let ask = |q: &'static str, opts: SearchOptions| {
+        let (pool, models) = (pool.clone(), models.clone());
+        async move { search(&pool, &models, q, &opts, "t".into()).await.unwrap() }
+    };
+    let dense_rank_of_300a = |r: &SearchResponse| {
+        r.results
+            .iter()
+            .find(|h| h.ref_id == "300A")
+            .and_then(|h| h.legs.get(&Leg::Dense).map(|l| l.rank))
+    };
+    let q = "Who appoints the Governor of a State?";
+    let with = ask(q, opts.clone()).await;
+    assert_eq!(dense_rank_of_300a(&with), Some(1), "{:?}", refs(&with));
+    assert_eq!(
+        refs(&with)[0],
+        "155",
+        "the English legs still lead: {:?}",
+        refs(&with)
+    );
+    let without = ask(
+        q,
+        SearchOptions {
+            second_dense: false,
+            ..opts.clone()
+        },
+    )
+    .await;
+    assert_ne!(
+        dense_rank_of_300a(&without),
+        Some(1),
+        "{:?}",
+        refs(&without)
+    );
+    assert_eq!(
+        with.coverage.confidence, without.coverage.confidence,
+        "coverage reads the English model's closeness"
+    );
+    // A question in Devanagari takes the multilingual leg (none here), never this list.
+    let hindi = ask("राज्यपाल की नियुक्ति कौन करता है?", opts).await;
+    assert_ne!(dense_rank_of_300a(&hindi), Some(1), "{:?}", refs(&hindi));
 }
 
 /// An embedder that has the bundled model's manifest but cannot embed: what a bank built with

@@ -8,9 +8,10 @@
 //! two at once on two cores would only fight over them.
 
 use std::ffi::{c_char, c_int, c_void, CString};
-use std::path::Path;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
+use super::e5_graph::{Precision, QueryEncoder};
 use super::{EmbedError, Embedder, ModelManifest};
 
 type LoadFn = unsafe extern "C" fn(*const c_char) -> *mut c_void;
@@ -18,6 +19,9 @@ type FreeFn = unsafe extern "C" fn(*mut c_void);
 type DimFn = unsafe extern "C" fn(*const c_void) -> c_int;
 type EmbedBatchFn =
     unsafe extern "C" fn(*mut c_void, *const *const c_char, c_int, c_int, *mut f32) -> c_int;
+/// `nyaya_e5_tokenize` (native/e5_tokenize.c): model, text, is_query, out ids, capacity.
+type TokenizeFn =
+    unsafe extern "C" fn(*mut c_void, *const c_char, c_int, *mut c_int, c_int) -> c_int;
 
 /// The engine's model handle. It is read-only once loaded (every call allocates its own
 /// buffers), and `E5Embedder` serialises calls anyway.
@@ -32,6 +36,10 @@ pub struct E5Embedder {
     model: Mutex<Handle>,
     embed_batch: EmbedBatchFn,
     free: FreeFn,
+    /// The weights file (the ONNX encoder is built from it).
+    weights: PathBuf,
+    /// The engine's tokenizer, when the library exports it (a `make setup` since stop 51).
+    tokenize: Option<TokenizeFn>,
 }
 
 impl E5Embedder {
@@ -85,6 +93,10 @@ impl E5Embedder {
                     .map_err(|_| sym(b"e5_embed_batch\0"))?,
             )
         };
+        // SAFETY: the signature is native/e5_tokenize.c's.
+        let tokenize = unsafe { library.get::<TokenizeFn>(b"nyaya_e5_tokenize\0") }
+            .ok()
+            .map(|f| *f);
         let path = CString::new(weights.to_string_lossy().as_bytes())
             .map_err(|_| fail("the weights path holds a NUL byte".into()))?;
         // SAFETY: a valid C string; a NULL return is the engine's error.
@@ -103,6 +115,8 @@ impl E5Embedder {
             model: Mutex::new(handle),
             embed_batch,
             free,
+            tokenize,
+            weights,
         };
         if got != embedder.manifest.dim {
             return Err(EmbedError::Dimension {
@@ -111,6 +125,29 @@ impl E5Embedder {
             });
         }
         Ok(embedder)
+    }
+
+    /// The ids the engine feeds for a question: `<s>`, "query: " and the text, `</s>`.
+    fn query_ids(&self, text: &str) -> Result<Vec<i32>, EmbedError> {
+        let tokenize = self.tokenize.ok_or_else(|| EmbedError::Model {
+            dir: self.weights.clone(),
+            reason: "libe5.so does not export nyaya_e5_tokenize: run `make setup`".into(),
+        })?;
+        let text =
+            CString::new(text).map_err(|_| EmbedError::Run("a text holds a NUL byte".into()))?;
+        let mut ids = vec![0 as c_int; self.manifest.max_tokens.max(2)];
+        let cap = c_int::try_from(ids.len()).unwrap_or(c_int::MAX);
+        let model = self
+            .model
+            .lock()
+            .map_err(|_| EmbedError::Run("model lock poisoned".into()))?;
+        // SAFETY: a valid C string and `cap` writable ids; the tokenizer only reads the model.
+        let n = unsafe { tokenize(model.0, text.as_ptr(), 1, ids.as_mut_ptr(), cap) };
+        drop(model);
+        let n =
+            usize::try_from(n).map_err(|_| EmbedError::Run("the e5 tokenizer failed".into()))?;
+        ids.truncate(n);
+        Ok(ids)
     }
 
     /// Embeds texts (without prefixes) in one engine call.
@@ -196,6 +233,53 @@ impl Embedder for E5Embedder {
     }
 }
 
+/// multilingual-e5-small for English questions: the engine's network as an ONNX graph
+/// ([`QueryEncoder`], int8), a few milliseconds a question where the engine takes ~45, so that
+/// the model can give a second opinion on every English question (`search`'s second dense
+/// list). Its vectors are the engine's to a cosine of ~0.997, searched against the chunk
+/// vectors the engine stored. Questions in Indian scripts keep the engine itself: the
+/// multilingual leg's "not covered" threshold was calibrated on its vectors, and one Marathi
+/// dev question sits within 0.0001 of it (ADR 0008, stop 51).
+pub struct E5Questions {
+    engine: Arc<E5Embedder>,
+    encoder: QueryEncoder,
+}
+
+impl E5Questions {
+    /// Builds the encoder from the engine's weights file; needs the engine's tokenizer export.
+    pub fn load(engine: Arc<E5Embedder>, ort_lib: &Path) -> Result<Self, EmbedError> {
+        engine.query_ids("")?;
+        let encoder = QueryEncoder::load(&engine.weights, Precision::Int8, ort_lib)?;
+        Ok(E5Questions { engine, encoder })
+    }
+}
+
+impl Embedder for E5Questions {
+    fn manifest(&self) -> &ModelManifest {
+        &self.engine.manifest
+    }
+
+    fn embed_passages(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.engine.embed_passages(texts)
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        self.encoder.embed_ids(&self.engine.query_ids(text)?)
+    }
+
+    /// Texts with the query prefix are questions (the encoder's); others are passages.
+    fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let prefix = &self.engine.manifest.query_prefix;
+        texts
+            .iter()
+            .map(|t| match t.strip_prefix(prefix.as_str()) {
+                Some(q) => self.embed_query(q),
+                None => Ok(self.engine.embed_raw(std::slice::from_ref(t))?.remove(0)),
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,6 +346,52 @@ mod tests {
         assert_eq!(raw[0], e5.embed_query("धन विधेयक").unwrap());
         assert_eq!(raw[1], e5.embed_passages(&["धन विधेयक".into()]).unwrap()[0]);
         assert!(raw[0] != raw[1], "query and passage prefixes differ");
+    }
+
+    /// The ONNX encoder is the engine's network: in floats its question vectors are the
+    /// engine's to rounding, in int8 (what `E5Questions` runs) to int8's, in any script; a
+    /// long question keeps its head. Needs `make setup`.
+    #[test]
+    fn the_onnx_encoder_embeds_questions_as_the_engine_does() {
+        let Some(dir) = installed() else {
+            panic!("the multilingual model is not installed: run `make setup`");
+        };
+        let ort_lib = std::env::var_os("NYAYA_ORT_LIB")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/lib/libonnxruntime.so.1.32.0")
+            });
+        let engine = Arc::new(E5Embedder::load(&dir).unwrap());
+        let float = QueryEncoder::load(&engine.weights, Precision::Float, &ort_lib).unwrap();
+        let questions = E5Questions::load(engine.clone(), &ort_lib).unwrap();
+        let cos = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>();
+        let long = "Can a State government be dismissed by the Union? ".repeat(60);
+        for q in [
+            "How can a judge of the Supreme Court be removed?",
+            "शिक्षा का अधिकार क्या है?",
+            "rajyapal ki niyukti kaun karta hai?",
+            "Lok Sabha vs Rajya Sabha",
+            long.as_str(),
+        ] {
+            let want = engine.embed_query(q).unwrap();
+            let exact = float.embed_ids(&engine.query_ids(q).unwrap()).unwrap();
+            let int8 = questions.embed_query(q).unwrap();
+            assert_eq!(int8.len(), 384);
+            let (c_exact, c_int8) = (cos(&want, &exact), cos(&want, &int8));
+            // The engine averages a long text's 510-token windows; the encoder reads the first.
+            let floor = if q.len() > 1000 { 0.99 } else { 0.999 };
+            assert!(c_exact > floor, "{q:.40}: float cosine {c_exact}");
+            assert!(c_int8 > 0.99, "{q:.40}: int8 cosine {c_int8}");
+        }
+        // The prefix selects the encoder; passages stay the engine's, as stored.
+        let raw = questions
+            .embed_raw(&["query: धन विधेयक".into(), "passage: धन विधेयक".into()])
+            .unwrap();
+        assert_eq!(raw[0], questions.embed_query("धन विधेयक").unwrap());
+        assert_eq!(
+            raw[1],
+            engine.embed_passages(&["धन विधेयक".into()]).unwrap()[0]
+        );
     }
 
     /// The cross-lingual question bank's premise (`search::bank::Sources::CrossLingual`): a

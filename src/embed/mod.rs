@@ -17,6 +17,8 @@
 //! multilingual-e5-small, the dense leg of questions not in English.
 
 pub mod e5;
+pub mod e5_graph;
+mod onnx_proto;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};

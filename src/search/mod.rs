@@ -116,6 +116,9 @@ pub struct Models {
     /// The multilingual model (`embed::e5`): the dense leg of questions in Indian scripts,
     /// once their edition's chunks carry its vectors.
     pub multilingual: Option<Arc<dyn Embedder>>,
+    /// The same model for English questions, fast enough for every one (`embed::e5`'s
+    /// `E5Questions`): [`second_dense_list`]'s embedder.
+    pub second_dense: Option<Arc<dyn Embedder>>,
     /// Each edition's words, for putting an English question's misspelt words right.
     pub spelling: Arc<spell::SpellCache>,
     /// The terms each edition defines, indexed on first use.
@@ -191,6 +194,9 @@ pub struct SearchOptions {
     /// the answer score clauses with them ([`adapter`]; ADR 0014). The learned stage, fitted
     /// on the model's own cosines, reads the model's own vector either way.
     pub query_adapter: bool,
+    /// Fuse the multilingual model's list with an English question's legs: a second opinion
+    /// from a differently trained embedder ([`second_dense_list`]; ADR 0008, stop 51).
+    pub second_dense: bool,
     /// Refuse a question whose closest bank questions are ones the text does not answer
     /// ([`bank::QuestionBank::scope_vote`]).
     pub scope_bank: bool,
@@ -260,6 +266,7 @@ impl Default for SearchOptions {
             // Off: on the golden test split it cost two first citations and a refusal while
             // it gained on dev and the fresh English set (ADR 0014).
             query_adapter: false,
+            second_dense: true,
             bank_holdout: None,
             weights: Weights::default(),
             refusal_threshold: DEFAULT_REFUSAL_THRESHOLD,
@@ -832,6 +839,8 @@ pub async fn search_with_hint(
     };
     let dense_leg = dense_leg(pool, models, opts, doc, dense_query);
     let lexical_leg = lexical_leg(pool, opts, doc, &texts, &named_refs);
+    let english = !language.indic_script() && romanised_english.is_none();
+    let second_dense = second_dense_list(pool, models, opts, doc, typed, english);
     // The rescorer's per-query facts (lexemes, the corpus key) come alongside the legs, so
     // the second stage needs no round trip of its own.
     let facts = async {
@@ -850,10 +859,10 @@ pub async fn search_with_hint(
             _ => Ok(None),
         }
     };
-    let (dense, (lexical_lists, lexical_ms), facts) =
-        tokio::try_join!(dense_leg, lexical_leg, facts)?;
+    let (dense, (lexical_lists, lexical_ms), facts, second_dense) =
+        tokio::try_join!(dense_leg, lexical_leg, facts, second_dense)?;
     let DenseLists {
-        lists: dense_lists,
+        lists: mut dense_lists,
         query_vector,
         embed_ms,
         dense_ms,
@@ -870,6 +879,9 @@ pub async fn search_with_hint(
     // The closeness that coverage judges is the question's own, never the hint's.
     let question_dense_lists =
         dense_lists.len() - usize::from(dense_hint.is_some() && !dense_lists.is_empty());
+    // After the question's own lists, so that coverage reads MiniLM's closeness only (what the
+    // "not covered" threshold was calibrated on), as it does with an LLM's hint.
+    dense_lists.extend(second_dense);
     let legs_out = fusion_lists(dense_lists, lexical_lists, &expansion, &opts.context_refs);
     let t = Instant::now();
     let fused = rrf(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
@@ -1021,6 +1033,40 @@ async fn lexical_leg(
 
 /// The ranked lists fusion reads: the dense lists, the lexical lists, the glossary's refs and
 /// the conversation's refs (each a list of its own, so each counts once).
+/// The multilingual model's dense list for an English question (`english`: not in an Indian
+/// script, not romanised Hindi), the question as typed, once the model covers the edition.
+/// Fused as one more dense list: a second opinion from a differently trained model, which on
+/// questions nobody tuned on put the governing provision first more often (ADR 0008, stop 50
+/// and 51). Its ONNX encoder ([`crate::embed::e5_graph`]) makes it cheap enough to run
+/// beside the other legs.
+async fn second_dense_list(
+    pool: &PgPool,
+    models: &Models,
+    opts: &SearchOptions,
+    doc: i64,
+    question: &str,
+    english: bool,
+) -> AppResult<Option<Vec<(RefId, f32)>>> {
+    let Some(model) = models
+        .second_dense
+        .as_ref()
+        .filter(|_| english && opts.second_dense && opts.mode.dense())
+    else {
+        return Ok(None);
+    };
+    let id = &model.manifest().id;
+    if !models.multilingual_covered.ready(pool, doc, id).await? {
+        return Ok(None);
+    }
+    let vector = embed_queries(model, &[question.to_string()]).await?;
+    match vector.first() {
+        Some(v) => Ok(Some(
+            legs::multilingual(pool, doc, v, id, opts.depth).await?,
+        )),
+        None => Ok(None),
+    }
+}
+
 fn fusion_lists(
     dense: Vec<Vec<(RefId, f32)>>,
     lexical: Vec<Vec<(RefId, f32)>>,

@@ -52,6 +52,11 @@ pub struct SearchSettings {
     #[arg(long, env = "NYAYA_QUERY_ADAPTER", global = true, default_value_t = SearchOptions::default().query_adapter, action = clap::ArgAction::Set)]
     pub query_adapter: bool,
 
+    /// Fuse the multilingual model's list (multilingual-e5, through its ONNX encoder) with an
+    /// English question's legs (ADR 0008). Needs the multilingual model (NYAYA_MULTILINGUAL).
+    #[arg(long, env = "NYAYA_SECOND_DENSE", global = true, default_value_t = SearchOptions::default().second_dense, action = clap::ArgAction::Set)]
+    pub second_dense: bool,
+
     /// Reciprocal rank fusion's k (10 chosen by `make ablate`, ADR 0006).
     #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = SearchOptions::default().rrf_k)]
     pub rrf_k: f64,
@@ -88,6 +93,7 @@ impl SearchSettings {
             multilingual_bank_weight: self.multilingual_bank_weight,
             scope_bank: self.scope_bank,
             query_adapter: self.query_adapter,
+            second_dense: self.second_dense,
             rrf_k: self.rrf_k,
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,
