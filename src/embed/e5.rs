@@ -267,16 +267,24 @@ impl Embedder for E5Questions {
         self.encoder.embed_ids(&self.engine.query_ids(text)?)
     }
 
-    /// Texts with the query prefix are questions (the encoder's); others are passages.
+    /// Texts with the query prefix are questions (the encoder's, one by one); the others are
+    /// passages (the engine's, in one call).
     fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let prefix = &self.engine.manifest.query_prefix;
-        texts
+        let prefix = self.engine.manifest.query_prefix.as_str();
+        type Numbered<'a> = Vec<(usize, &'a String)>;
+        let (questions, passages): (Numbered, Numbered) = texts
             .iter()
-            .map(|t| match t.strip_prefix(prefix.as_str()) {
-                Some(q) => self.embed_query(q),
-                None => Ok(self.engine.embed_raw(std::slice::from_ref(t))?.remove(0)),
-            })
-            .collect()
+            .enumerate()
+            .partition(|(_, t)| t.starts_with(prefix));
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        let passage_texts: Vec<String> = passages.iter().map(|(_, t)| (*t).clone()).collect();
+        for ((i, _), v) in passages.iter().zip(self.engine.embed_raw(&passage_texts)?) {
+            out[*i] = v;
+        }
+        for (i, t) in questions {
+            out[i] = self.embed_query(&t[prefix.len()..])?;
+        }
+        Ok(out)
     }
 }
 

@@ -273,16 +273,11 @@ fn linear(
 
 fn layer_norm(g: &mut Graph, x: &str, w: &Weights, name: &str, eps: f32) -> Result<String, String> {
     let n = w.shape.hidden;
-    let scale = g.floats(
-        &format!("{name}.w"),
-        &[n as i64],
-        &w.floats(&format!("{name}.w"), n)?,
-    );
-    let bias = g.floats(
-        &format!("{name}.b"),
-        &[n as i64],
-        &w.floats(&format!("{name}.b"), n)?,
-    );
+    let mut vector = |part: &str| -> Result<String, String> {
+        let tensor = format!("{name}.{part}");
+        Ok(g.floats(&tensor, &[n as i64], &w.floats(&tensor, n)?))
+    };
+    let (scale, bias) = (vector("w")?, vector("b")?);
     Ok(g.node(
         "LayerNormalization",
         &[x, &scale, &bias],
@@ -306,13 +301,22 @@ pub fn encoder_model(w: &Weights, precision: Precision) -> Result<Vec<u8>, Strin
     let mut x = layer_norm(&mut g, "embeddings", w, "emb.ln", s.eps)?;
     for l in 0..s.layers {
         let p = |part: &str| format!("l{l}.{part}");
+        let lin = |g: &mut Graph, x: &str, part: &str, outputs: usize, inputs: usize| {
+            linear(g, x, w, (&p(part), outputs, inputs), precision)
+        };
+        // x = LayerNorm(x + y), with the layer's norm `part`.
+        let residual = |g: &mut Graph, x: &str, y: &str, part: &str| {
+            let sum = g.node("Add", &[x, y], &[]);
+            layer_norm(g, &sum, w, &p(part), s.eps)
+        };
         let heads_of = |g: &mut Graph, y: &str, perm: &[i64]| {
             let y = g.node("Reshape", &[y, &split], &[]);
             g.node("Transpose", &[&y], &[Attr::Ints("perm", perm)])
         };
-        let q = linear(&mut g, &x, w, (&p("q"), s.hidden, s.hidden), precision)?;
-        let k = linear(&mut g, &x, w, (&p("k"), s.hidden, s.hidden), precision)?;
-        let v = linear(&mut g, &x, w, (&p("v"), s.hidden, s.hidden), precision)?;
+        let (h, ff) = (s.hidden, s.feed_forward);
+        let q = lin(&mut g, &x, "q", h, h)?;
+        let k = lin(&mut g, &x, "k", h, h)?;
+        let v = lin(&mut g, &x, "v", h, h)?;
         let q = heads_of(&mut g, &q, &[1, 0, 2]);
         let k = heads_of(&mut g, &k, &[1, 2, 0]);
         let v = heads_of(&mut g, &v, &[1, 0, 2]);
@@ -322,37 +326,17 @@ pub fn encoder_model(w: &Weights, precision: Precision) -> Result<Vec<u8>, Strin
         let context = g.node("MatMul", &[&attention, &v], &[]);
         let context = g.node("Transpose", &[&context], &[Attr::Ints("perm", &[1, 0, 2])]);
         let context = g.node("Reshape", &[&context, &merge], &[]);
-        let attended = linear(
-            &mut g,
-            &context,
-            w,
-            (&p("ao"), s.hidden, s.hidden),
-            precision,
-        )?;
-        let x1 = g.node("Add", &[&x, &attended], &[]);
-        x = layer_norm(&mut g, &x1, w, &p("aln"), s.eps)?;
+        let attended = lin(&mut g, &context, "ao", h, h)?;
+        x = residual(&mut g, &x, &attended, "aln")?;
         // GELU, exact: x · (1 + erf(x / √2)) / 2.
-        let f = linear(
-            &mut g,
-            &x,
-            w,
-            (&p("fi"), s.feed_forward, s.hidden),
-            precision,
-        )?;
+        let f = lin(&mut g, &x, "fi", ff, h)?;
         let e = g.node("Mul", &[&f, &inv_sqrt2], &[]);
         let e = g.node("Erf", &[&e], &[]);
         let e = g.node("Add", &[&e, &one], &[]);
         let f = g.node("Mul", &[&f, &e], &[]);
         let f = g.node("Mul", &[&f, &half], &[]);
-        let out = linear(
-            &mut g,
-            &f,
-            w,
-            (&p("fo"), s.hidden, s.feed_forward),
-            precision,
-        )?;
-        let x2 = g.node("Add", &[&x, &out], &[]);
-        x = layer_norm(&mut g, &x2, w, &p("oln"), s.eps)?;
+        let out = lin(&mut g, &f, "fo", h, ff)?;
+        x = residual(&mut g, &x, &out, "oln")?;
     }
     let pooled = g.node(
         "ReduceMean",
