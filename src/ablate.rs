@@ -84,9 +84,9 @@ fn variants(base: &SearchOptions) -> Vec<Variant> {
             o.mode = Mode::HybridRerank;
             o.name_pins = false;
         }),
-        with("hybrid+rerank − sub-query split", &|o| {
+        with("hybrid+rerank + sub-query split", &|o| {
             o.mode = Mode::HybridRerank;
-            o.split = false;
+            o.split = true;
         }),
         with("hybrid+rerank, lexical ts_rank_cd (not BM25)", &|o| {
             o.mode = Mode::HybridRerank;

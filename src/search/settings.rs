@@ -57,6 +57,11 @@ pub struct SearchSettings {
     #[arg(long, env = "NYAYA_SECOND_DENSE", global = true, default_value_t = SearchOptions::default().second_dense, action = clap::ArgAction::Set)]
     pub second_dense: bool,
 
+    /// Search a many-part question's parts too, fusing their lists with the whole's (off by
+    /// default since stop 51: ADR 0004).
+    #[arg(long, env = "NYAYA_SEARCH_SPLIT", global = true, default_value_t = SearchOptions::default().split, action = clap::ArgAction::Set)]
+    pub search_split: bool,
+
     /// Reciprocal rank fusion's k (10 chosen by `make ablate`, ADR 0006).
     #[arg(long, env = "NYAYA_RRF_K", global = true, default_value_t = SearchOptions::default().rrf_k)]
     pub rrf_k: f64,
@@ -94,6 +99,7 @@ impl SearchSettings {
             scope_bank: self.scope_bank,
             query_adapter: self.query_adapter,
             second_dense: self.second_dense,
+            split: self.search_split,
             rrf_k: self.rrf_k,
             depth: self.search_depth,
             max_query_chars: self.max_query_chars,
