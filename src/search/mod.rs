@@ -1033,8 +1033,6 @@ async fn lexical_leg(
     Ok((lists, ms(t)))
 }
 
-/// The ranked lists fusion reads: the dense lists, the lexical lists, the glossary's refs and
-/// the conversation's refs (each a list of its own, so each counts once).
 /// The multilingual model's dense list for an English question (`english`: not in an Indian
 /// script, not romanised Hindi), the question as typed, once the model covers the edition.
 /// Fused as one more dense list: a second opinion from a differently trained model, which on
@@ -1069,6 +1067,8 @@ async fn second_dense_list(
     }
 }
 
+/// The ranked lists fusion reads: the dense lists, the lexical lists, the glossary's refs and
+/// the conversation's refs (each a list of its own, so each counts once).
 fn fusion_lists(
     dense: Vec<Vec<(RefId, f32)>>,
     lexical: Vec<Vec<(RefId, f32)>>,
