@@ -146,9 +146,11 @@ enum Command {
         /// Where the generated questions go.
         #[arg(long, default_value = "data/train/questions.jsonl")]
         questions: PathBuf,
-        /// Where the model goes.
-        #[arg(long, default_value = "data/second_stage.json")]
-        model: PathBuf,
+        /// Where the models go: the one for heads fused with the second dense list (English
+        /// questions) is `data/second_stage.json` in this folder, the other
+        /// `data/second_stage_one_list.json`.
+        #[arg(long, default_value = ".")]
+        models_root: PathBuf,
         /// Which questions teach the ranker: generated from the text (the shipped model's),
         /// written by hand (data/train/written.jsonl; measured, not shipped: ADR 0008), or both.
         #[arg(long, value_enum, default_value = "generated")]
@@ -779,9 +781,9 @@ async fn run(cli: Cli) -> Result<ExitCode, AppError> {
         Command::Train {
             check,
             questions,
-            model,
+            models_root,
             teacher,
-        } => train_command(&cfg, &search, check, &questions, &model, teacher).await,
+        } => train_command(&cfg, &search, check, &questions, &models_root, teacher).await,
         Command::TrainAdapter { check, out } => train_adapter_command(&cfg, check, &out).await,
         Command::Calibrate { set } => calibrate_command(&cfg, &search, &set).await,
         Command::Diff {
@@ -1824,9 +1826,10 @@ async fn train_command(
     defaults: &SearchOptions,
     check: bool,
     questions_path: &std::path::Path,
-    model_path: &std::path::Path,
+    models_root: &std::path::Path,
     teacher: nyaya::train::Teacher,
 ) -> Result<ExitCode, AppError> {
+    use nyaya::search::ltr::{Heads, LtrModel};
     use nyaya::train;
     let started = std::time::Instant::now();
     let pool = db::connect(&cfg.database_url).await?;
@@ -1839,11 +1842,60 @@ async fn train_command(
         questions.len()
     );
     let models = load_models(cfg, nyaya::search::Mode::HybridRerank)?;
-    let mined = train::mine(&pool, &models, defaults, &questions).await?;
+    let mut fitted: Vec<(Heads, LtrModel)> = Vec::new();
+    for heads in Heads::ALL {
+        eprintln!("== heads: {heads:?}");
+        let mined = train::mine(&pool, &models, defaults, heads, &questions).await?;
+        print_mined(&mined, questions.len());
+        let model = train::train(&mined, questions.len(), sha.clone());
+        eprintln!(
+            "fitted in {} Newton steps: loss {:.4}, training top1 {:.3} ({:.0} s so far)",
+            model.training.iterations,
+            model.training.loss,
+            model.training.top1,
+            started.elapsed().as_secs_f64()
+        );
+        for (name, w) in model.features.iter().zip(&model.weights) {
+            eprintln!("  {name:<26} {w:>8.3}");
+        }
+        fitted.push((heads, model));
+    }
+    if check {
+        let mut all_match = true;
+        for (heads, model) in &fitted {
+            let shipped = LtrModel::builtin(*heads);
+            let d = train::distance(model, shipped);
+            let same_data = shipped.training.data_sha256 == sha;
+            println!(
+                "{heads:?}: retrained vs shipped: data {}, largest weight difference {d:.2e} (tolerance {})",
+                if same_data { "identical" } else { "differs" },
+                train::TOLERANCE
+            );
+            all_match &= same_data && d <= train::TOLERANCE;
+        }
+        return Ok(if all_match {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    train::write(questions_path, &text)?;
+    println!("wrote {}", questions_path.display());
+    for (heads, model) in &fitted {
+        let path = models_root.join(heads.shipped_path());
+        let json = serde_json::to_string_pretty(model).unwrap_or_default() + "\n";
+        train::write(&path, &json)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What mining found, per template: how often the first stage alone put the source first, and
+/// in the head.
+fn print_mined(mined: &nyaya::train::Mined, questions: usize) {
     eprintln!(
-        "mined {} heads of {} ({} sources not in the head)",
+        "mined {} heads of {questions} ({} sources not in the head)",
         mined.lists.len(),
-        questions.len(),
         mined.missed
     );
     eprintln!("template          questions  first-stage top1  in head");
@@ -1854,39 +1906,4 @@ async fn train_command(
             *head as f64 / *n as f64
         );
     }
-    let model = train::train(&mined, questions.len(), sha.clone());
-    eprintln!(
-        "fitted in {} Newton steps: loss {:.4}, training top1 {:.3} ({:.0} s in all)",
-        model.training.iterations,
-        model.training.loss,
-        model.training.top1,
-        started.elapsed().as_secs_f64()
-    );
-    for (name, w) in model.features.iter().zip(&model.weights) {
-        eprintln!("  {name:<26} {w:>8.3}");
-    }
-    if check {
-        let shipped = nyaya::search::ltr::LtrModel::builtin();
-        let d = train::distance(&model, shipped);
-        let same_data = shipped.training.data_sha256 == sha;
-        println!(
-            "retrained vs shipped: data {}, largest weight difference {d:.2e} (tolerance {})",
-            if same_data { "identical" } else { "differs" },
-            train::TOLERANCE
-        );
-        return Ok(if same_data && d <= train::TOLERANCE {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        });
-    }
-    train::write(questions_path, &text)?;
-    let json = serde_json::to_string_pretty(&model).unwrap_or_default() + "\n";
-    train::write(model_path, &json)?;
-    println!(
-        "wrote {} and {}",
-        questions_path.display(),
-        model_path.display()
-    );
-    Ok(ExitCode::SUCCESS)
 }

@@ -13,8 +13,12 @@
 //! e ≈ 2.7 times as likely to be the governing provision, which is what the answer step's
 //! "also relevant" bar reads.
 //!
-//! The shipped model is `data/second_stage.json` (compiled in), with the hash of the data it
-//! was trained on; ADR 0008 records the data, the features and the measured effect.
+//! Two models ship, compiled in, each with the hash of the data it was trained on: one fitted
+//! on heads fused with multilingual-e5's second dense list (`data/second_stage.json`, English
+//! questions) and one on heads fused without it (`data/second_stage_one_list.json`: romanised
+//! Hindi, or `NYAYA_SECOND_DENSE=false`). The features read the fused ranks and scores, which
+//! the extra list moves, so each head is ranked by the model fitted on heads like it ([`Heads`]).
+//! ADR 0008 records the data, the features and the measured effect.
 
 use std::sync::LazyLock;
 
@@ -169,14 +173,57 @@ pub enum LtrError {
     Shape(String),
 }
 
+/// How the head a model ranks was fused: with or without the second dense list
+/// (`search::second_dense_list`). A model is fitted on one kind and ranks only that kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heads {
+    /// The question's own dense list(s) and the lexical leg: romanised Hindi, or
+    /// `NYAYA_SECOND_DENSE=false`.
+    OneDenseList,
+    /// An English question's heads: multilingual-e5's list fused as one more dense list.
+    TwoDenseLists,
+}
+
+impl Heads {
+    pub const ALL: [Heads; 2] = [Heads::TwoDenseLists, Heads::OneDenseList];
+
+    pub fn of(second_dense_list: bool) -> Heads {
+        if second_dense_list {
+            Heads::TwoDenseLists
+        } else {
+            Heads::OneDenseList
+        }
+    }
+
+    /// Whether mining for this kind of head fuses the second dense list.
+    pub fn second_dense_list(self) -> bool {
+        self == Heads::TwoDenseLists
+    }
+
+    /// Where `nyaya train` writes the model, and what is compiled in.
+    pub fn shipped_path(self) -> &'static str {
+        match self {
+            Heads::TwoDenseLists => "data/second_stage.json",
+            Heads::OneDenseList => "data/second_stage_one_list.json",
+        }
+    }
+}
+
 impl LtrModel {
-    /// The model compiled into the binary (`data/second_stage.json`).
-    pub fn builtin() -> &'static LtrModel {
-        static MODEL: LazyLock<LtrModel> = LazyLock::new(|| {
+    /// The model compiled into the binary for this kind of head.
+    pub fn builtin(heads: Heads) -> &'static LtrModel {
+        static TWO: LazyLock<LtrModel> = LazyLock::new(|| {
             LtrModel::parse(include_str!("../../data/second_stage.json"))
                 .expect("data/second_stage.json is a valid model (a unit test checks it)")
         });
-        &MODEL
+        static ONE: LazyLock<LtrModel> = LazyLock::new(|| {
+            LtrModel::parse(include_str!("../../data/second_stage_one_list.json"))
+                .expect("data/second_stage_one_list.json is a valid model (a unit test checks it)")
+        });
+        match heads {
+            Heads::TwoDenseLists => &TWO,
+            Heads::OneDenseList => &ONE,
+        }
     }
 
     pub fn parse(json: &str) -> Result<LtrModel, LtrError> {
@@ -252,19 +299,26 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_model_loads_and_names_this_builds_features() {
-        let m = LtrModel::builtin();
-        assert_eq!(m.features.len(), FEATURES.len());
-        assert!(!m.training.data_sha256.is_empty());
+    fn the_shipped_models_load_and_name_this_builds_features() {
+        for heads in Heads::ALL {
+            let m = LtrModel::builtin(heads);
+            assert_eq!(m.features.len(), FEATURES.len());
+            assert!(!m.training.data_sha256.is_empty());
+        }
+        // Two fits, not one file twice.
+        assert_ne!(
+            LtrModel::builtin(Heads::OneDenseList).weights,
+            LtrModel::builtin(Heads::TwoDenseLists).weights
+        );
     }
 
     #[test]
     fn a_model_for_other_features_is_refused() {
-        let mut m = LtrModel::builtin().clone();
+        let mut m = LtrModel::builtin(Heads::TwoDenseLists).clone();
         m.features.pop();
         let json = serde_json::to_string(&m).unwrap();
         assert!(matches!(LtrModel::parse(&json), Err(LtrError::Shape(_))));
-        let mut m = LtrModel::builtin().clone();
+        let mut m = LtrModel::builtin(Heads::TwoDenseLists).clone();
         m.scale[0] = 0.0;
         let json = serde_json::to_string(&m).unwrap();
         assert!(LtrModel::parse(&json).is_err());
@@ -310,7 +364,7 @@ mod tests {
     #[test]
     fn scores_standardise_then_weigh() {
         let n = FEATURES.len();
-        let mut m = LtrModel::builtin().clone();
+        let mut m = LtrModel::builtin(Heads::TwoDenseLists).clone();
         m.mean = vec![1.0; n];
         m.scale = vec![2.0; n];
         m.weights = vec![0.0; n];

@@ -881,6 +881,13 @@ pub async fn search_with_hint(
     // The closeness that coverage judges is the question's own, never the hint's.
     let question_dense_lists =
         dense_lists.len() - usize::from(dense_hint.is_some() && !dense_lists.is_empty());
+    // A question in parts gets the hand-set rescorer: the learned stage was fitted on single
+    // questions, and its features, measured against the whole question, let one part's
+    // provisions crowd out the other's. A single question gets the model fitted on heads fused
+    // as its own is (ADR 0008, stop 52).
+    let ranker = parts
+        .is_empty()
+        .then(|| ltr::LtrModel::builtin(ltr::Heads::of(second_dense.is_some())));
     // After the question's own lists, so that coverage reads MiniLM's closeness only (what the
     // "not covered" threshold was calibrated on), as it does with an LLM's hint.
     dense_lists.extend(second_dense);
@@ -923,7 +930,7 @@ pub async fn search_with_hint(
             models,
             opts,
             query,
-            !parts.is_empty(),
+            ranker,
             facts.as_ref(),
             rerank_vector,
             question_bank.as_deref(),
@@ -1235,9 +1242,8 @@ fn coverage(
 
 /// The second stage, when the mode has one: re-orders the first `rerank_depth` fused hits.
 /// Returns the new order and, for the learned stage, each head candidate's feature row.
-/// A question in parts gets the hand-set rescorer instead of the learned one: the learned
-/// stage was fitted on single questions, and its features, measured against the whole
-/// question, let one part's provisions crowd out the other's.
+/// `ranker` is the learned model for this head; without one (a question in parts) the learned
+/// stage falls back to the hand-set rescorer.
 #[allow(clippy::too_many_arguments)]
 async fn second_stage(
     pool: &PgPool,
@@ -1245,7 +1251,7 @@ async fn second_stage(
     models: &Models,
     opts: &SearchOptions,
     query: &str,
-    in_parts: bool,
+    ranker: Option<&ltr::LtrModel>,
     facts: Option<&features::QueryFacts>,
     query_vector: Option<&[f32]>,
     question_bank: Option<&bank::QuestionBank>,
@@ -1286,9 +1292,8 @@ async fn second_stage(
                     .as_ref()
                     .map(|c| c.features(lexemes, vector, &head, &lexical_scores))
                     .unwrap_or_default();
-                match (opts.second_stage, &corpus) {
-                    (SecondStage::Learned, Some(c)) if !in_parts => {
-                        let model = ltr::LtrModel::builtin();
+                match (opts.second_stage, &corpus, ranker) {
+                    (SecondStage::Learned, Some(c), Some(model)) => {
                         let rows = ltr::rows(
                             &fused[..n],
                             &feats,
@@ -1324,7 +1329,7 @@ async fn second_stage(
                         order.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
                         order.into_iter().map(|(_, id, s)| (id, s)).collect()
                     }
-                    (SecondStage::Learned, None) => Vec::new(),
+                    (SecondStage::Learned, None, _) => Vec::new(),
                     _ => rerank::rescore(&feats, &opts.weights),
                 }
             }

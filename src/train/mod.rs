@@ -1,4 +1,5 @@
-//! `nyaya train`: the learned second stage, from the corpus to `data/second_stage.json`.
+//! `nyaya train`: the learned second stage, from the corpus to `data/second_stage.json` and
+//! `data/second_stage_one_list.json` (one model per way a head is fused, [`Heads`]).
 //!
 //! 1. **Generate** questions from every stored provision ([`questions`]), or take the ones
 //!    written by hand from the text (`data/train/written.jsonl`: users' words, situations, the
@@ -11,7 +12,9 @@
 //!    near-misses today's retriever actually makes (High Court for Supreme Court, Legislative
 //!    Council for Council of States …). Questions whose source is not in the head teach the
 //!    ranker nothing and are counted, not fitted.
-//! 3. **Fit** the linear ranker by listwise softmax ([`fit`]) and write the model.
+//!    Mined twice: with multilingual-e5's second dense list fused (English questions' heads)
+//!    and without it (romanised Hindi's).
+//! 3. **Fit** a linear ranker per kind of head by listwise softmax ([`fit`]) and write both.
 //!
 //! Deterministic: the same corpus, model and database give the same file, bit for bit (the
 //! HNSW index can differ between ingests, so across ingests the weights agree within the
@@ -29,7 +32,7 @@ use sqlx::PgPool;
 use crate::error::{AppError, AppResult};
 use crate::search::bank::WRITTEN_JSONL;
 use crate::search::glossary::Glossary;
-use crate::search::ltr::{LtrModel, TrainingInfo, FEATURES};
+use crate::search::ltr::{Heads, LtrModel, TrainingInfo, FEATURES};
 use crate::search::{search, Models, SearchOptions};
 use crate::store;
 use questions::{Everyday, Generated};
@@ -310,11 +313,13 @@ pub struct Mined {
     pub by_template: BTreeMap<String, (usize, usize, usize)>,
 }
 
-/// Runs the first stage for every question and keeps its head's feature rows.
+/// Runs the first stage for every question, its head fused as `heads` says, and keeps the
+/// head's feature rows.
 pub async fn mine(
     pool: &PgPool,
     models: &Models,
     base: &SearchOptions,
+    heads: Heads,
     questions: &[Generated],
 ) -> AppResult<Mined> {
     let opts = SearchOptions {
@@ -323,6 +328,7 @@ pub async fn mine(
         k: HEAD,
         rerank_depth: HEAD,
         second_stage: crate::search::rerank::SecondStage::Learned,
+        second_dense: heads.second_dense_list(),
         ..base.clone()
     };
     let mut mined = Mined {
@@ -449,8 +455,8 @@ mod tests {
         assert!(a.info.top1_after > a.info.top1_before);
     }
 
-    /// The shipped training data never asks a golden or paraphrase question, and the shipped
-    /// model was fitted on exactly that file.
+    /// The shipped training data never asks a golden or paraphrase question, and both shipped
+    /// models were fitted on exactly that file.
     #[test]
     fn shipped_training_data_is_held_out_and_matches_the_model() {
         let text = include_str!("../../data/train/questions.jsonl");
@@ -466,11 +472,14 @@ mod tests {
         }
         assert!(n > 500, "{n} questions");
         assert!(overlapping.is_empty(), "{overlapping:?}");
-        let model = LtrModel::builtin();
-        assert_eq!(
-            model.training.data_sha256,
-            nyaya_ingest::sha256_hex(text.as_bytes())
-        );
-        assert_eq!(model.training.questions, n);
+        for heads in Heads::ALL {
+            let model = LtrModel::builtin(heads);
+            assert_eq!(
+                model.training.data_sha256,
+                nyaya_ingest::sha256_hex(text.as_bytes()),
+                "{heads:?}"
+            );
+            assert_eq!(model.training.questions, n, "{heads:?}");
+        }
     }
 }
