@@ -401,9 +401,9 @@ fn axis(i: usize) -> Vec<f32> {
 }
 
 /// An English question's legs are fused with the second embedder's list (the multilingual
-/// model's, ADR 0008) once that model covers the edition; the "not covered" judgement still
-/// reads the English model's closeness only; a question in an Indian script, or the switch
-/// off, leaves the list out.
+/// model's, ADR 0008) once that model covers the edition, and so are a romanised Hindi one's
+/// (stop 52); the "not covered" judgement still reads the English model's closeness only; a
+/// question in an Indian script, or the switch off, leaves the list out.
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
     common::ingest_with_vectors(&pool).await;
@@ -467,6 +467,14 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
     assert_eq!(
         with.coverage.confidence, without.coverage.confidence,
         "coverage reads the English model's closeness"
+    );
+    // Romanised Hindi gets the list too (e5 reads its English words).
+    let romanised = ask("rajyapal ki niyukti kaun karta hai?", opts.clone()).await;
+    assert_eq!(
+        dense_rank_of_300a(&romanised),
+        Some(1),
+        "{:?}",
+        refs(&romanised)
     );
     // A question in Devanagari takes the multilingual leg (none here), never this list.
     let hindi = ask("राज्यपाल की नियुक्ति कौन करता है?", opts).await;

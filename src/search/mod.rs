@@ -841,8 +841,17 @@ pub async fn search_with_hint(
     };
     let dense_leg = dense_leg(pool, models, opts, doc, dense_query);
     let lexical_leg = lexical_leg(pool, opts, doc, &texts, &named_refs);
-    let english = !language.indic_script() && romanised_english.is_none();
-    let second_dense = second_dense_list(pool, models, opts, doc, typed, english);
+    // e5 reads what it can of the question: an English one as typed (its subwords read a
+    // misspelling better than the speller's repair does) but with its Hindi words in English,
+    // a romanised Hindi one as its English words (it cannot read Hindi in Latin letters:
+    // ADR 0013). A question in an Indian script already has e5 as its own dense leg.
+    let second_dense_text = match romanised_english.as_deref() {
+        _ if language.indic_script() => None,
+        Some(english) => Some(english.to_string()),
+        None if hinglish.is_empty() => Some(typed.to_string()),
+        None => Some(gloss::english_question(typed).0),
+    };
+    let second_dense = second_dense_list(pool, models, opts, doc, second_dense_text.as_deref());
     // The rescorer's per-query facts (lexemes, the corpus key) come alongside the legs, so
     // the second stage needs no round trip of its own.
     let facts = async {
@@ -1040,8 +1049,8 @@ async fn lexical_leg(
     Ok((lists, ms(t)))
 }
 
-/// The multilingual model's dense list for an English question (`english`: not in an Indian
-/// script, not romanised Hindi), the question as typed, once the model covers the edition.
+/// The multilingual model's dense list for `question` (an English question as typed, or a
+/// romanised Hindi one's English words), once the model covers the edition.
 /// Fused as one more dense list: a second opinion from a differently trained model, which on
 /// questions nobody tuned on put the governing provision first more often (ADR 0008, stop 50
 /// and 51). Its ONNX encoder ([`crate::embed::e5_graph`]) makes it cheap enough to run
@@ -1051,14 +1060,15 @@ async fn second_dense_list(
     models: &Models,
     opts: &SearchOptions,
     doc: i64,
-    question: &str,
-    english: bool,
+    question: Option<&str>,
 ) -> AppResult<Option<Vec<(RefId, f32)>>> {
-    let Some(model) = models
-        .second_dense
-        .as_ref()
-        .filter(|_| english && opts.second_dense && opts.mode.dense())
-    else {
+    let (Some(model), Some(question)) = (
+        models
+            .second_dense
+            .as_ref()
+            .filter(|_| opts.second_dense && opts.mode.dense()),
+        question,
+    ) else {
         return Ok(None);
     };
     let id = &model.manifest().id;
