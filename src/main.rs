@@ -146,8 +146,8 @@ enum Command {
         /// Where the generated questions go.
         #[arg(long, default_value = "data/train/questions.jsonl")]
         questions: PathBuf,
-        /// Where the models go: the one for heads fused with the second dense list (English
-        /// questions) is `data/second_stage.json` in this folder, the other
+        /// Where the models go: the one for heads fused with the second dense list (questions
+        /// in Latin letters) is `data/second_stage.json` in this folder, the other
         /// `data/second_stage_one_list.json`.
         #[arg(long, default_value = ".")]
         models_root: PathBuf,

@@ -14,9 +14,9 @@
 //! "also relevant" bar reads.
 //!
 //! Two models ship, compiled in, each with the hash of the data it was trained on: one fitted
-//! on heads fused with multilingual-e5's second dense list (`data/second_stage.json`, English
-//! questions) and one on heads fused without it (`data/second_stage_one_list.json`: romanised
-//! Hindi, or `NYAYA_SECOND_DENSE=false`). The features read the fused ranks and scores, which
+//! on heads fused with multilingual-e5's second dense list (`data/second_stage.json`, questions
+//! in Latin letters) and one on heads fused without it (`data/second_stage_one_list.json`: no
+//! e5 vectors stored yet, or `NYAYA_SECOND_DENSE=false`). The features read the fused ranks and scores, which
 //! the extra list moves, so each head is ranked by the model fitted on heads like it ([`Heads`]).
 //! ADR 0008 records the data, the features and the measured effect.
 
@@ -177,10 +177,10 @@ pub enum LtrError {
 /// (`search::second_dense_list`). A model is fitted on one kind and ranks only that kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heads {
-    /// The question's own dense list(s) and the lexical leg: romanised Hindi, or
+    /// The question's own dense list(s) and the lexical leg: no e5 vectors stored yet, or
     /// `NYAYA_SECOND_DENSE=false`.
     OneDenseList,
-    /// An English question's heads: multilingual-e5's list fused as one more dense list.
+    /// A question in Latin letters: multilingual-e5's list fused as one more dense list.
     TwoDenseLists,
 }
 

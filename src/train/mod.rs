@@ -12,8 +12,8 @@
 //!    near-misses today's retriever actually makes (High Court for Supreme Court, Legislative
 //!    Council for Council of States …). Questions whose source is not in the head teach the
 //!    ranker nothing and are counted, not fitted.
-//!    Mined twice: with multilingual-e5's second dense list fused (English questions' heads)
-//!    and without it (romanised Hindi's).
+//!    Mined twice: with multilingual-e5's second dense list fused (the heads of questions in
+//!    Latin letters) and without it (no e5 vectors, or `NYAYA_SECOND_DENSE=false`).
 //! 3. **Fit** a linear ranker per kind of head by listwise softmax ([`fit`]) and write both.
 //!
 //! Deterministic: the same corpus, model and database give the same file, bit for bit (the
