@@ -1049,8 +1049,8 @@ async fn lexical_leg(
     Ok((lists, ms(t)))
 }
 
-/// The multilingual model's dense list for `question` (an English question as typed, or a
-/// romanised Hindi one's English words), once the model covers the edition.
+/// The multilingual model's dense list for `question` (what the caller decided e5 reads of
+/// the question: ADR 0008, stop 52), once the model covers the edition.
 /// Fused as one more dense list: a second opinion from a differently trained model, which on
 /// questions nobody tuned on put the governing provision first more often (ADR 0008, stop 50
 /// and 51). Its ONNX encoder ([`crate::embed::e5_graph`]) makes it cheap enough to run
