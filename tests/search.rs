@@ -400,6 +400,14 @@ fn axis(i: usize) -> Vec<f32> {
     v
 }
 
+/// A unit vector at cosine `c` to `axis(0)`.
+fn near_axis(c: f32) -> Vec<f32> {
+    let mut v = axis(0);
+    v[0] = c;
+    v[1] = (1.0 - c * c).sqrt();
+    v
+}
+
 /// An English question's legs are fused with the second embedder's list (the multilingual
 /// model's, ADR 0008) once that model covers the edition, and so are a romanised Hindi one's
 /// (stop 52); the "not covered" judgement still reads the English model's closeness only; a
@@ -411,7 +419,9 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
         r#"{"id":"test/second","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
     )
     .unwrap();
-    // Article 300A's chunks on the axis every question is embedded to; the rest elsewhere.
+    // Article 300A's chunks on the axis every question is embedded to; the rest a little off
+    // it, at a cosine of 0.95 (real e5 cosines of a head lie within about 0.1 of each other,
+    // and the learned stage reads e5's gap to the best: ADR 0008, stop 53).
     let chunks: Vec<(String, String)> =
         sqlx::query_as("SELECT DISTINCT text_md5, ref_id FROM chunks")
             .fetch_all(&pool)
@@ -419,7 +429,16 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
             .unwrap();
     let (hashes, vectors): (Vec<String>, Vec<Vec<f32>>) = chunks
         .into_iter()
-        .map(|(h, r)| (h, if r == "300A" { axis(0) } else { axis(1) }))
+        .map(|(h, r)| {
+            (
+                h,
+                if r == "300A" {
+                    axis(0)
+                } else {
+                    near_axis(0.95)
+                },
+            )
+        })
         .unzip();
     nyaya::store::insert_multilingual_vectors(&pool, &manifest.id, &hashes, &vectors)
         .await
@@ -435,15 +454,15 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
         let (pool, models) = (pool.clone(), models.clone());
         async move { search(&pool, &models, q, &opts, "t".into()).await.unwrap() }
     };
-    let dense_rank_of_300a = |r: &SearchResponse| {
+    let e5_rank_of_300a = |r: &SearchResponse| {
         r.results
             .iter()
             .find(|h| h.ref_id == "300A")
-            .and_then(|h| h.legs.get(&Leg::Dense).map(|l| l.rank))
+            .and_then(|h| h.legs.get(&Leg::SecondDense).map(|l| l.rank))
     };
     let q = "Who appoints the Governor of a State?";
     let with = ask(q, opts.clone()).await;
-    assert_eq!(dense_rank_of_300a(&with), Some(1), "{:?}", refs(&with));
+    assert_eq!(e5_rank_of_300a(&with), Some(1), "{:?}", refs(&with));
     assert_eq!(
         refs(&with)[0],
         "155",
@@ -458,12 +477,7 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
         },
     )
     .await;
-    assert_ne!(
-        dense_rank_of_300a(&without),
-        Some(1),
-        "{:?}",
-        refs(&without)
-    );
+    assert_ne!(e5_rank_of_300a(&without), Some(1), "{:?}", refs(&without));
     assert_eq!(
         with.coverage.confidence, without.coverage.confidence,
         "coverage reads the English model's closeness"
@@ -471,14 +485,14 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
     // Romanised Hindi gets the list too (e5 reads its English words).
     let romanised = ask("rajyapal ki niyukti kaun karta hai?", opts.clone()).await;
     assert_eq!(
-        dense_rank_of_300a(&romanised),
+        e5_rank_of_300a(&romanised),
         Some(1),
         "{:?}",
         refs(&romanised)
     );
     // A question in Devanagari takes the multilingual leg (none here), never this list.
     let hindi = ask("राज्यपाल की नियुक्ति कौन करता है?", opts).await;
-    assert_ne!(dense_rank_of_300a(&hindi), Some(1), "{:?}", refs(&hindi));
+    assert_ne!(e5_rank_of_300a(&hindi), Some(1), "{:?}", refs(&hindi));
 }
 
 /// An embedder that has the bundled model's manifest but cannot embed: what a bank built with

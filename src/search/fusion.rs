@@ -14,7 +14,13 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Leg {
+    /// The question's own embedder: MiniLM for a question in Latin letters, multilingual-e5
+    /// for one in an Indian script.
     Dense,
+    /// multilingual-e5's list beside MiniLM's, for a question in Latin letters
+    /// (`search::second_dense_list`). Fused with the dense leg's weight; kept apart so the
+    /// learned stage can weigh each embedder's rank on its own (ADR 0008, stop 53).
+    SecondDense,
     Lexical,
     /// Refs the glossary attaches to a term it found in the question ("President's rule" →
     /// 356), in the glossary's order.
@@ -74,7 +80,7 @@ impl Default for LegWeights {
 impl LegWeights {
     fn of(&self, leg: Leg) -> f64 {
         match leg {
-            Leg::Dense => self.dense,
+            Leg::Dense | Leg::SecondDense => self.dense,
             Leg::Lexical => self.lexical,
             Leg::Glossary => self.glossary,
             Leg::Context => self.glossary,

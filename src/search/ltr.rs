@@ -29,12 +29,14 @@ use super::fusion::{Fused, Leg};
 use super::rerank::Features;
 
 /// The features, in row order. A model names them too, and must match.
-pub const FEATURES: [&str; 12] = [
+pub const FEATURES: [&str; 14] = [
     "fused_share",
     "fused_rank_rr",
     "dense_best",
     "dense_gap",
     "dense_rank_rr",
+    "second_dense_rank_rr",
+    "second_dense_gap",
     "lexical_rank_rr",
     "lexical_share",
     "glossary",
@@ -104,6 +106,22 @@ pub fn rows(
         .map(|b| b.dense_best)
         .fold(f64::NEG_INFINITY, f64::max);
     let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
+    // multilingual-e5's cosine against the best in the head; a candidate its list did not
+    // reach counts as the head's lowest (0 throughout when the head has no such list).
+    let second: Vec<f64> = head
+        .iter()
+        .filter_map(|f| f.legs.get(&Leg::SecondDense).map(|h| f64::from(h.score)))
+        .collect();
+    let (second_max, second_min) = second
+        .iter()
+        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), s| {
+            (hi.max(*s), lo.min(*s))
+        });
+    let second_gap = |f: &Fused| match f.legs.get(&Leg::SecondDense) {
+        Some(h) => f64::from(h.score) - second_max,
+        None if second.is_empty() => 0.0,
+        None => second_min - second_max,
+    };
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
     head.iter()
         .enumerate()
@@ -124,6 +142,8 @@ pub fn rows(
                     0.0
                 },
                 rr(f, Leg::Dense),
+                rr(f, Leg::SecondDense),
+                second_gap(f),
                 rr(f, Leg::Lexical),
                 lexical / lexical_max,
                 flag(f.legs.contains_key(&Leg::Glossary)),
@@ -358,7 +378,38 @@ mod tests {
         assert_eq!(r[1][at("asks_schedule_x_schedule")], 1.0);
         assert_eq!(r[0][at("asks_schedule_x_schedule")], 0.0);
         assert_eq!(r[0][at("dense_best")], 0.0, "no base features: zero");
+        assert_eq!(r[0][at("second_dense_rank_rr")], 0.0);
+        assert_eq!(r[0][at("second_dense_gap")], 0.0, "no second list: zero");
         assert!(QueryCues::of("When was the right to education added?").history);
+    }
+
+    #[test]
+    fn rows_read_each_embedders_rank_apart() {
+        let with_score = |mut f: Fused, score: f32| {
+            f.legs.get_mut(&Leg::SecondDense).unwrap().score = score;
+            f
+        };
+        let head = [
+            with_score(
+                fused("356", 0.3, &[(Leg::Dense, 2), (Leg::SecondDense, 1)]),
+                0.9,
+            ),
+            with_score(
+                fused("311", 0.2, &[(Leg::Dense, 1), (Leg::SecondDense, 4)]),
+                0.8,
+            ),
+            fused("365", 0.1, &[(Leg::Lexical, 1)]),
+        ];
+        let r = rows(&head, &[], &|_| None, QueryCues::default());
+        let at = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        assert_eq!(r[0][at("dense_rank_rr")], 0.5, "MiniLM's rank alone");
+        assert_eq!(r[0][at("second_dense_rank_rr")], 1.0);
+        assert_eq!(r[1][at("second_dense_rank_rr")], 0.25);
+        assert_eq!(r[2][at("second_dense_rank_rr")], 0.0);
+        assert_eq!(r[0][at("second_dense_gap")], 0.0);
+        assert!((r[1][at("second_dense_gap")] + 0.1).abs() < 1e-6);
+        // Not reached by e5's list: as low as the head's lowest.
+        assert!((r[2][at("second_dense_gap")] + 0.1).abs() < 1e-6);
     }
 
     #[test]

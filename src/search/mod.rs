@@ -873,7 +873,7 @@ pub async fn search_with_hint(
     let (dense, (lexical_lists, lexical_ms), facts, second_dense) =
         tokio::try_join!(dense_leg, lexical_leg, facts, second_dense)?;
     let DenseLists {
-        lists: mut dense_lists,
+        lists: dense_lists,
         query_vector,
         embed_ms,
         dense_ms,
@@ -897,10 +897,13 @@ pub async fn search_with_hint(
     let ranker = parts
         .is_empty()
         .then(|| ltr::LtrModel::builtin(ltr::Heads::of(second_dense.is_some())));
-    // After the question's own lists, so that coverage reads MiniLM's closeness only (what the
-    // "not covered" threshold was calibrated on), as it does with an LLM's hint.
-    dense_lists.extend(second_dense);
-    let legs_out = fusion_lists(dense_lists, lexical_lists, &expansion, &opts.context_refs);
+    let legs_out = fusion_lists(
+        dense_lists,
+        second_dense,
+        lexical_lists,
+        &expansion,
+        &opts.context_refs,
+    );
     let t = Instant::now();
     let fused = rrf(&legs_out, opts.rrf_k, opts.depth, &opts.leg_weights);
     timings.fuse = ms(t);
@@ -1088,12 +1091,16 @@ async fn second_dense_list(
 /// the conversation's refs (each a list of its own, so each counts once).
 fn fusion_lists(
     dense: Vec<Vec<(RefId, f32)>>,
+    second_dense: Option<Vec<(RefId, f32)>>,
     lexical: Vec<Vec<(RefId, f32)>>,
     expansion: &glossary::Expansion,
     context_refs: &[String],
 ) -> Vec<(Leg, Vec<(RefId, f32)>)> {
     let mut lists: Vec<(Leg, Vec<(RefId, f32)>)> = Vec::new();
     lists.extend(dense.into_iter().map(|l| (Leg::Dense, l)));
+    // A leg of its own: coverage reads MiniLM's closeness only (what the "not covered"
+    // threshold was calibrated on), and the learned stage reads each embedder's rank apart.
+    lists.extend(second_dense.map(|l| (Leg::SecondDense, l)));
     lists.extend(lexical.into_iter().map(|l| (Leg::Lexical, l)));
     let as_list = |refs: &[String]| -> Vec<(RefId, f32)> {
         refs.iter()
