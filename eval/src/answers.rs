@@ -97,6 +97,17 @@ pub struct CategoryFigures {
     pub citation_precision: Option<f64>,
 }
 
+/// The reader-facing figures of one language (a set whose cases name theirs, as the
+/// multilingual set does): what issue 17 judges a language by besides retrieval.
+#[derive(Debug, Clone, Serialize, Default, PartialEq)]
+pub struct LanguageAnswers {
+    pub cases: usize,
+    pub first_cited_expected: Option<f64>,
+    pub citation_precision: Option<f64>,
+    pub refusal_accuracy: Option<f64>,
+    pub false_refusal_rate: Option<f64>,
+}
+
 /// Hits over a count, kept until the share is taken.
 #[derive(Debug, Clone, Copy, Default)]
 struct Tally {
@@ -141,6 +152,8 @@ pub struct AnswerCard {
     pub latency_ms_p50: Option<f64>,
     pub latency_ms_p95: Option<f64>,
     pub by_category: BTreeMap<String, CategoryFigures>,
+    /// Per language, when the cases name one (empty otherwise).
+    pub by_language: BTreeMap<String, LanguageAnswers>,
     pub failures: Vec<AnswerFailure>,
 }
 
@@ -161,8 +174,35 @@ fn normalise(s: &str) -> String {
 
 impl AnswerCard {
     /// Scores outcomes against their cases (matched by id; cases without an outcome are
-    /// skipped).
+    /// skipped), overall and, when the cases name their language, per language.
     pub fn new(cases: &[GoldenCase], outcomes: &[AnswerOutcome]) -> AnswerCard {
+        let mut card = AnswerCard::score(cases, outcomes);
+        let mut languages: BTreeMap<&str, Vec<GoldenCase>> = BTreeMap::new();
+        for case in cases {
+            if let Some(lang) = case.language.as_deref() {
+                languages.entry(lang).or_default().push(case.clone());
+            }
+        }
+        card.by_language = languages
+            .into_iter()
+            .map(|(lang, subset)| {
+                let c = AnswerCard::score(&subset, outcomes);
+                let figures = LanguageAnswers {
+                    cases: c.cases,
+                    first_cited_expected: c.first_cited_expected,
+                    citation_precision: c.citation_precision,
+                    refusal_accuracy: c.refusal_accuracy,
+                    false_refusal_rate: c.false_refusal_rate,
+                };
+                (lang.to_string(), figures)
+            })
+            .filter(|(_, f)| f.cases > 0)
+            .collect();
+        card
+    }
+
+    /// The figures of `cases`, without the per-language split.
+    fn score(cases: &[GoldenCase], outcomes: &[AnswerOutcome]) -> AnswerCard {
         let by_id: BTreeMap<&str, &AnswerOutcome> =
             outcomes.iter().map(|o| (o.id.as_str(), o)).collect();
         let mut card = AnswerCard::default();
@@ -357,6 +397,16 @@ impl AnswerCard {
         ]
         .into_iter()
         .filter_map(|(k, v)| v.map(|v| (format!("answers.{k}"), v)))
+        .chain(self.by_language.iter().flat_map(|(lang, f)| {
+            [
+                ("first_cited_expected", f.first_cited_expected),
+                ("citation_precision", f.citation_precision),
+                ("refusal_accuracy", f.refusal_accuracy),
+                ("false_refusal_rate", f.false_refusal_rate),
+            ]
+            .into_iter()
+            .filter_map(move |(k, v)| v.map(|v| (format!("answers.language.{lang}.{k}"), v)))
+        }))
         .collect()
     }
 
@@ -389,6 +439,22 @@ impl AnswerCard {
                 f(c.first_cited_expected),
                 f(c.citation_precision)
             ));
+        }
+        if !self.by_language.is_empty() {
+            s.push_str(&format!(
+                "  {:<17} {:>5} {:>6} {:>9} {:>8} {:>8}\n",
+                "by language", "cases", "first", "precision", "refusal", "false_r"
+            ));
+            for (lang, l) in &self.by_language {
+                s.push_str(&format!(
+                    "  {lang:<17} {:>5} {:>6} {:>9} {:>8} {:>8}\n",
+                    l.cases,
+                    f(l.first_cited_expected),
+                    f(l.citation_precision),
+                    f(l.refusal_accuracy),
+                    f(l.false_refusal_rate)
+                ));
+            }
         }
         s.push_str(&format!(
             "  latency ms p50/p95       {} / {}\n",
@@ -508,6 +574,40 @@ mod tests {
         assert_eq!(card.evidence_quoted_when_led, Some(1.0));
         assert!(card.failures.is_empty());
         assert_eq!(card.flat()["answers.citation_validity"], 1.0);
+        assert!(card.by_language.is_empty(), "no case names its language");
+    }
+
+    #[test]
+    fn cases_that_name_their_language_are_scored_per_language_too() {
+        let mut cases = cases();
+        cases[0].language = Some("hi".into());
+        cases[1].language = Some("hi".into());
+        cases[2].language = Some("ta".into());
+        let card = AnswerCard::new(
+            &cases,
+            &[
+                outcome("A", "article_lookup", false, &["21A"], true),
+                outcome("B", "simple", false, &["21A"], true),
+                outcome("C", "simple", false, &["21A", "326"], true),
+            ],
+        );
+        assert_eq!(card.cases, 3);
+        let hi = &card.by_language["hi"];
+        assert_eq!(hi.cases, 2);
+        assert_eq!(hi.first_cited_expected, Some(1.0));
+        assert_eq!(hi.refusal_accuracy, Some(0.0), "B should have been refused");
+        let ta = &card.by_language["ta"];
+        assert_eq!((ta.cases, ta.first_cited_expected), (1, Some(0.0)));
+        assert_eq!(ta.refusal_accuracy, None, "no Tamil case must be refused");
+        let flat = card.flat();
+        assert_eq!(flat["answers.language.ta.first_cited_expected"], 0.0);
+        assert_eq!(flat["answers.language.hi.refusal_accuracy"], 0.0);
+        assert!(!flat.contains_key("answers.language.ta.refusal_accuracy"));
+        assert_eq!(
+            card.first_cited_expected,
+            Some(0.5),
+            "the whole set unchanged"
+        );
     }
 
     #[test]

@@ -153,15 +153,16 @@ pub fn check(
 
 pub fn render(results: &[GateResult]) -> String {
     let mut s = String::new();
+    let w = results.iter().map(|r| r.metric.len()).fold(34, usize::max);
     let _ = writeln!(
         s,
-        "{:<34} {:>8} {:>9} {:>9}  verdict",
+        "{:<w$} {:>8} {:>9} {:>9}  verdict",
         "gate", "value", "bound", "baseline"
     );
     for r in results {
         let _ = writeln!(
             s,
-            "{:<34} {:>8} {:>9} {:>9}  {}",
+            "{:<w$} {:>8} {:>9} {:>9}  {}",
             r.metric,
             r.value.map(|v| format!("{v:.3}")).unwrap_or("–".into()),
             r.bound,
