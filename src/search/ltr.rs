@@ -2,8 +2,9 @@
 //! corpus generates about itself (`nyaya train`, `src/train/`), never on the golden set.
 //!
 //! Each candidate of the head becomes a row of [`FEATURES`]: what the first stage knew (fused
-//! score and rank, each leg's rank, the best chunk's exact cosine, the lexical score, the
-//! heading's share of the query) and what sort of provision it is *as far as the question
+//! score and rank, each leg's rank, the best chunk's exact cosine, e5's cosine against the
+//! head's best when its list was fused, the lexical score, the heading's share of the query)
+//! and what sort of provision it is *as far as the question
 //! asks about it* ("which list …" × a Schedule, "when was … added" × amended or omitted).
 //! Priors that do not depend on the question (a Schedule, omitted, long, much cited) are left
 //! out on purpose: fitted on generated questions, they learn how often the generator asks
