@@ -109,7 +109,7 @@ ablate: db-up build ## Every mode and switch on the dev and test splits and the 
 	$(NYAYA) ingest
 	$(NYAYA) ablate
 
-train: db-up build ## Fit the query adapter on the written questions (off by default; ADR 0014), then train the learned second stage on questions generated from the corpus (never the golden set); rewrites data/query_adapter.{json,bin}, data/train/questions.jsonl and data/second_stage.json (ADR 0008)
+train: db-up build ## Fit the query adapter on the written questions (off by default; ADR 0014), then train the learned second stage on questions generated from the corpus (never the golden set); rewrites data/query_adapter.{json,bin}, data/train/questions.jsonl, data/second_stage*.json (ADR 0008) and data/second_stage_indian_script.json (fitted on eval/written/hi.jsonl; ADR 0013)
 	$(NYAYA) ingest
 	$(NYAYA) train-adapter
 	$(NYAYA) train

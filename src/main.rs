@@ -1847,25 +1847,38 @@ async fn train_command(
         eprintln!("== heads: {heads:?}");
         let mined = train::mine(&pool, &models, defaults, heads, &questions).await?;
         print_mined(&mined, questions.len());
-        let model = train::train(&mined, questions.len(), sha.clone());
-        eprintln!(
-            "fitted in {} Newton steps: loss {:.4}, training top1 {:.3} ({:.0} s so far)",
-            model.training.iterations,
-            model.training.loss,
-            model.training.top1,
-            started.elapsed().as_secs_f64()
-        );
-        for (name, w) in model.features.iter().zip(&model.weights) {
-            eprintln!("  {name:<26} {w:>8.3}");
-        }
+        let model = train::train(&mined, heads, questions.len(), sha.clone());
+        print_fitted(&model, started);
         fitted.push((heads, model));
+    }
+    // Questions in an Indian script: fitted on the written Hindi questions, whose heads need
+    // the multilingual model and its cross-lingual bank.
+    if models.multilingual.is_some() {
+        let heads = Heads::IndianScript;
+        eprintln!("== heads: {heads:?}");
+        models
+            .preload_question_bank(&pool, nyaya::search::bank::Sources::CrossLingual)
+            .await;
+        let (hindi, dropped) = train::written_hindi(&train::held_out_hindi_questions()?)?;
+        let hindi_sha = nyaya_ingest::sha256_hex(train::to_jsonl(&hindi).as_bytes());
+        eprintln!(
+            "{} written Hindi questions ({dropped} dropped: asked by a set that judges them), sha256 {hindi_sha}",
+            hindi.len()
+        );
+        let mined = train::mine(&pool, &models, defaults, heads, &hindi).await?;
+        print_mined(&mined, hindi.len());
+        let model = train::train(&mined, heads, hindi.len(), hindi_sha);
+        print_fitted(&model, started);
+        fitted.push((heads, model));
+    } else {
+        eprintln!("no multilingual model: the Indian-script model is not refitted");
     }
     if check {
         let mut all_match = true;
         for (heads, model) in &fitted {
             let shipped = LtrModel::builtin(*heads);
             let d = train::distance(model, shipped);
-            let same_data = shipped.training.data_sha256 == sha;
+            let same_data = shipped.training.data_sha256 == model.training.data_sha256;
             println!(
                 "{heads:?}: retrained vs shipped: data {}, largest weight difference {d:.2e} (tolerance {})",
                 if same_data { "identical" } else { "differs" },
@@ -1888,6 +1901,20 @@ async fn train_command(
         println!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The fitted model's loss and weights, on stderr.
+fn print_fitted(model: &nyaya::search::ltr::LtrModel, started: std::time::Instant) {
+    eprintln!(
+        "fitted in {} Newton steps: loss {:.4}, training top1 {:.3} ({:.0} s so far)",
+        model.training.iterations,
+        model.training.loss,
+        model.training.top1,
+        started.elapsed().as_secs_f64()
+    );
+    for (name, w) in model.features.iter().zip(&model.weights) {
+        eprintln!("  {name:<26} {w:>8.3}");
+    }
 }
 
 /// What mining found, per template: how often the first stage alone put the source first, and

@@ -408,6 +408,91 @@ fn near_axis(c: f32) -> Vec<f32> {
     v
 }
 
+/// Stores `model_id`'s vectors for every chunk: `target`'s on the axis every question of
+/// [`PointsAt`] is embedded to, the rest a little off it, at a cosine of 0.95 (real e5
+/// cosines of a head lie within about 0.1 of each other, and the learned stages read e5's
+/// gap to the best: ADR 0008, stop 53).
+async fn store_vectors_pointing_at(pool: &PgPool, model_id: &str, target: &str) {
+    let chunks: Vec<(String, String)> =
+        sqlx::query_as("SELECT DISTINCT text_md5, ref_id FROM chunks")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+    let (hashes, vectors): (Vec<String>, Vec<Vec<f32>>) = chunks
+        .into_iter()
+        .map(|(h, r)| {
+            let v = if r == target {
+                axis(0)
+            } else {
+                near_axis(0.95)
+            };
+            (h, v)
+        })
+        .unzip();
+    nyaya::store::insert_multilingual_vectors(pool, model_id, &hashes, &vectors)
+        .await
+        .unwrap();
+}
+
+/// A question in an Indian script is re-ordered by its own learned model when it is switched
+/// on (ADR 0013, stop 54): the search computes the head's rows of the Indian-script features
+/// and leads with the candidate the shipped model scores highest; off (the default), no such
+/// rows are computed.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn a_question_in_an_indian_script_is_ordered_by_its_learned_model(pool: PgPool) {
+    use nyaya::search::ltr::{Heads, LtrModel, INDIAN_SCRIPT_FEATURES};
+    common::ingest_with_vectors(&pool).await;
+    let manifest: nyaya::embed::ModelManifest = serde_json::from_str(
+        r#"{"id":"test/multilingual","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
+    )
+    .unwrap();
+    store_vectors_pointing_at(&pool, &manifest.id, "155").await;
+    let mut models = common::models();
+    models.multilingual = Some(Arc::new(PointsAt(manifest)));
+    let opts = SearchOptions {
+        k: 30,
+        pin: false,
+        indian_script_ranker: true,
+        ..Default::default()
+    };
+    let q = "राज्यपाल की नियुक्ति कौन करता है?";
+    let r = search(&pool, &models, q, &opts, "t".into()).await.unwrap();
+    assert!(r.multilingual, "the multilingual model is its dense leg");
+    assert!(!r.head_rows.is_empty(), "{:?}", refs(&r));
+    assert!(r
+        .head_rows
+        .iter()
+        .all(|(_, row)| row.len() == INDIAN_SCRIPT_FEATURES.len()));
+    // The head comes out in the order of the shipped model's scores (ties in fused order).
+    let model = LtrModel::builtin(Heads::IndianScript);
+    let mut by_score: Vec<(f64, usize, &str)> = r
+        .head_rows
+        .iter()
+        .enumerate()
+        .map(|(i, (id, row))| (model.score(row), i, id.as_str()))
+        .collect();
+    by_score.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let expected: Vec<&str> = by_score.iter().map(|(_, _, id)| *id).collect();
+    assert_eq!(refs(&r)[..expected.len()], expected[..], "{:?}", refs(&r));
+    // The dense leg's first (the provision its vectors point at) is in the head.
+    assert!(r.head_rows.iter().any(|(id, _)| id == "155"));
+    let off = search(
+        &pool,
+        &models,
+        q,
+        &SearchOptions {
+            indian_script_ranker: SearchOptions::default().indian_script_ranker,
+            ..opts
+        },
+        "t".into(),
+    )
+    .await
+    .unwrap();
+    assert!(off.head_rows.is_empty());
+    assert!(off.multilingual);
+    assert_ne!(refs(&off), refs(&r), "the model moved the head");
+}
+
 /// An English question's legs are fused with the second embedder's list (the multilingual
 /// model's, ADR 0008) once that model covers the edition, and so are a romanised Hindi one's
 /// (stop 52); the "not covered" judgement still reads the English model's closeness only; a
@@ -419,30 +504,7 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
         r#"{"id":"test/second","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
     )
     .unwrap();
-    // Article 300A's chunks on the axis every question is embedded to; the rest a little off
-    // it, at a cosine of 0.95 (real e5 cosines of a head lie within about 0.1 of each other,
-    // and the learned stage reads e5's gap to the best: ADR 0008, stop 53).
-    let chunks: Vec<(String, String)> =
-        sqlx::query_as("SELECT DISTINCT text_md5, ref_id FROM chunks")
-            .fetch_all(&pool)
-            .await
-            .unwrap();
-    let (hashes, vectors): (Vec<String>, Vec<Vec<f32>>) = chunks
-        .into_iter()
-        .map(|(h, r)| {
-            (
-                h,
-                if r == "300A" {
-                    axis(0)
-                } else {
-                    near_axis(0.95)
-                },
-            )
-        })
-        .unzip();
-    nyaya::store::insert_multilingual_vectors(&pool, &manifest.id, &hashes, &vectors)
-        .await
-        .unwrap();
+    store_vectors_pointing_at(&pool, &manifest.id, "300A").await;
     let mut models = common::models();
     models.second_dense = Some(Arc::new(PointsAt(manifest)));
     // Deep enough to see a provision only one list found.

@@ -47,6 +47,102 @@ pub const FEATURES: [&str; 14] = [
     "asks_history_x_omitted",
 ];
 
+/// The features of a head fused for a question in an Indian script, in row order. Its dense
+/// leg is multilingual-e5's and its lexical leg reads the glossary's English for the
+/// question's words; the cross-lingual bank's closeness ([`super::bank`]) is one feature
+/// among them (ADR 0013, stop 54).
+pub const INDIAN_SCRIPT_FEATURES: [&str; 8] = [
+    "fused_share",
+    "fused_rank_log",
+    "dense_rank_rr",
+    "dense_gap",
+    "lexical_rank_rr",
+    "lexical_share",
+    "glossary",
+    "bank_gap",
+];
+
+/// One row of [`INDIAN_SCRIPT_FEATURES`] per candidate of `head` (fused order); `closeness`
+/// holds the cross-lingual bank's closeness of each (`None`: the bank holds no question about
+/// it, which counts as the head's average, as [`super::bank::nudge`] takes it).
+pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<f64>> {
+    let fused_max = head
+        .iter()
+        .map(|f| f.score)
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let leg_score = |f: &Fused, leg: Leg| f.legs.get(&leg).map(|h| f64::from(h.score));
+    let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
+    let dense: Vec<f64> = head
+        .iter()
+        .filter_map(|f| leg_score(f, Leg::Dense))
+        .collect();
+    let (dense_max, dense_min) = min_max(&dense);
+    let lexical_max = head
+        .iter()
+        .filter_map(|f| leg_score(f, Leg::Lexical))
+        .fold(0.0_f64, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let near: Vec<f64> = closeness.iter().flatten().copied().collect();
+    let near_max = near.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let near_mean = near.iter().sum::<f64>() / near.len().max(1) as f64;
+    head.iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let dense_gap = match leg_score(f, Leg::Dense) {
+                Some(c) => c - dense_max,
+                None if dense.is_empty() => 0.0,
+                None => dense_min - dense_max,
+            };
+            let bank_gap = match closeness.get(i).copied().flatten() {
+                _ if near.is_empty() => 0.0,
+                Some(c) => c - near_max,
+                None => near_mean - near_max,
+            };
+            vec![
+                f.score / fused_max,
+                -((1 + i) as f64).ln(),
+                rr(f, Leg::Dense),
+                dense_gap,
+                rr(f, Leg::Lexical),
+                leg_score(f, Leg::Lexical).unwrap_or(0.0) / lexical_max,
+                if f.legs.contains_key(&Leg::Glossary) {
+                    1.0
+                } else {
+                    0.0
+                },
+                bank_gap,
+            ]
+        })
+        .collect()
+}
+
+/// `fused` with its first `rows.len()` candidates (one row each) re-ordered by `model`'s
+/// score, best first (ties keep the fused order). Scores stay the fused ones, as
+/// [`super::bank::reorder_head`] leaves them: the answer's "also relevant" bar was calibrated
+/// on the English model's log-odds, not on these.
+pub fn reorder(mut fused: Vec<Fused>, rows: &[Vec<f64>], model: &LtrModel) -> Vec<Fused> {
+    let n = rows.len().min(fused.len());
+    let rest = fused.split_off(n);
+    let mut head: Vec<(f64, usize, Fused)> = fused
+        .into_iter()
+        .zip(rows)
+        .enumerate()
+        .map(|(i, (f, r))| (model.score(r), i, f))
+        .collect();
+    head.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    head.into_iter().map(|(_, _, f)| f).chain(rest).collect()
+}
+
+/// The largest and smallest of `values` (−∞ and ∞ when there are none).
+fn min_max(values: &[f64]) -> (f64, f64) {
+    values
+        .iter()
+        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), v| {
+            (hi.max(*v), lo.min(*v))
+        })
+}
+
 /// Facts about a provision that do not depend on the question.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProvisionFacts {
@@ -195,7 +291,8 @@ pub enum LtrError {
 }
 
 /// How the head a model ranks was fused: with or without the second dense list
-/// (`search::second_dense_list`). A model is fitted on one kind and ranks only that kind.
+/// (`search::second_dense_list`), or for a question in an Indian script. A model is fitted on
+/// one kind and ranks only that kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heads {
     /// The question's own dense list(s) and the lexical leg: no e5 vectors stored yet, or
@@ -203,10 +300,22 @@ pub enum Heads {
     OneDenseList,
     /// A question in Latin letters: multilingual-e5's list fused as one more dense list.
     TwoDenseLists,
+    /// A question in an Indian script: e5's list is its dense leg ([`INDIAN_SCRIPT_FEATURES`]),
+    /// fitted on the written Hindi questions (`eval/written/hi.jsonl`), not generated ones.
+    IndianScript,
 }
 
 impl Heads {
+    /// The heads fitted on the generated (English) questions.
     pub const ALL: [Heads; 2] = [Heads::TwoDenseLists, Heads::OneDenseList];
+
+    /// The features a model for this kind of head reads, in row order.
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Heads::IndianScript => &INDIAN_SCRIPT_FEATURES,
+            Heads::TwoDenseLists | Heads::OneDenseList => &FEATURES,
+        }
+    }
 
     pub fn of(second_dense_list: bool) -> Heads {
         if second_dense_list {
@@ -226,6 +335,7 @@ impl Heads {
         match self {
             Heads::TwoDenseLists => "data/second_stage.json",
             Heads::OneDenseList => "data/second_stage_one_list.json",
+            Heads::IndianScript => "data/second_stage_indian_script.json",
         }
     }
 }
@@ -234,29 +344,45 @@ impl LtrModel {
     /// The model compiled into the binary for this kind of head.
     pub fn builtin(heads: Heads) -> &'static LtrModel {
         static TWO: LazyLock<LtrModel> = LazyLock::new(|| {
-            LtrModel::parse(include_str!("../../data/second_stage.json"))
-                .expect("data/second_stage.json is a valid model (a unit test checks it)")
+            LtrModel::parse(
+                include_str!("../../data/second_stage.json"),
+                Heads::TwoDenseLists,
+            )
+            .expect("data/second_stage.json is a valid model (a unit test checks it)")
         });
         static ONE: LazyLock<LtrModel> = LazyLock::new(|| {
-            LtrModel::parse(include_str!("../../data/second_stage_one_list.json"))
-                .expect("data/second_stage_one_list.json is a valid model (a unit test checks it)")
+            LtrModel::parse(
+                include_str!("../../data/second_stage_one_list.json"),
+                Heads::OneDenseList,
+            )
+            .expect("data/second_stage_one_list.json is a valid model (a unit test checks it)")
+        });
+        static INDIAN: LazyLock<LtrModel> = LazyLock::new(|| {
+            LtrModel::parse(
+                include_str!("../../data/second_stage_indian_script.json"),
+                Heads::IndianScript,
+            )
+            .expect("data/second_stage_indian_script.json is a valid model (a unit test checks it)")
         });
         match heads {
             Heads::TwoDenseLists => &TWO,
             Heads::OneDenseList => &ONE,
+            Heads::IndianScript => &INDIAN,
         }
     }
 
-    pub fn parse(json: &str) -> Result<LtrModel, LtrError> {
+    /// A model for `heads`, checked against the features this build computes for them.
+    pub fn parse(json: &str, heads: Heads) -> Result<LtrModel, LtrError> {
         let m: LtrModel = serde_json::from_str(json)?;
-        let n = FEATURES.len();
+        let expected = heads.features();
+        let n = expected.len();
         if m.features
             .iter()
             .map(String::as_str)
-            .ne(FEATURES.iter().copied())
+            .ne(expected.iter().copied())
         {
             return Err(LtrError::Shape(format!(
-                "its features {:?} are not this build's {FEATURES:?}",
+                "its features {:?} are not this build's {expected:?}",
                 m.features
             )));
         }
@@ -321,9 +447,9 @@ mod tests {
 
     #[test]
     fn the_shipped_models_load_and_name_this_builds_features() {
-        for heads in Heads::ALL {
+        for heads in Heads::ALL.into_iter().chain([Heads::IndianScript]) {
             let m = LtrModel::builtin(heads);
-            assert_eq!(m.features.len(), FEATURES.len());
+            assert_eq!(m.features.len(), heads.features().len());
             assert!(!m.training.data_sha256.is_empty());
         }
         // Two fits, not one file twice.
@@ -338,11 +464,14 @@ mod tests {
         let mut m = LtrModel::builtin(Heads::TwoDenseLists).clone();
         m.features.pop();
         let json = serde_json::to_string(&m).unwrap();
-        assert!(matches!(LtrModel::parse(&json), Err(LtrError::Shape(_))));
+        assert!(matches!(
+            LtrModel::parse(&json, Heads::TwoDenseLists),
+            Err(LtrError::Shape(_))
+        ));
         let mut m = LtrModel::builtin(Heads::TwoDenseLists).clone();
         m.scale[0] = 0.0;
         let json = serde_json::to_string(&m).unwrap();
-        assert!(LtrModel::parse(&json).is_err());
+        assert!(LtrModel::parse(&json, Heads::TwoDenseLists).is_err());
     }
 
     #[test]
@@ -411,6 +540,115 @@ mod tests {
         assert!((r[1][at("second_dense_gap")] + 0.1).abs() < 1e-6);
         // Not reached by e5's list: as low as the head's lowest.
         assert!((r[2][at("second_dense_gap")] + 0.1).abs() < 1e-6);
+    }
+
+    #[test]
+    fn indian_script_rows_read_legs_and_the_banks_closeness() {
+        let with_scores = |mut f: Fused, scores: &[(Leg, f32)]| {
+            for (leg, s) in scores {
+                f.legs.get_mut(leg).unwrap().score = *s;
+            }
+            f
+        };
+        let head = [
+            with_scores(
+                fused("21", 0.4, &[(Leg::Dense, 1), (Leg::Lexical, 2)]),
+                &[(Leg::Dense, 0.9), (Leg::Lexical, 2.0)],
+            ),
+            with_scores(
+                fused("21A", 0.2, &[(Leg::Dense, 3), (Leg::Glossary, 1)]),
+                &[(Leg::Dense, 0.85)],
+            ),
+            with_scores(
+                fused("45", 0.1, &[(Leg::Lexical, 1)]),
+                &[(Leg::Lexical, 4.0)],
+            ),
+        ];
+        let r = indian_script_rows(&head, &[Some(0.7), Some(0.9), None]);
+        let at = |name: &str| {
+            INDIAN_SCRIPT_FEATURES
+                .iter()
+                .position(|f| *f == name)
+                .unwrap()
+        };
+        assert_eq!(r.len(), 3);
+        assert!(r
+            .iter()
+            .all(|row| row.len() == INDIAN_SCRIPT_FEATURES.len()));
+        assert_eq!(r[0][at("fused_share")], 1.0);
+        assert_eq!(r[0][at("fused_rank_log")], 0.0);
+        assert!((r[2][at("fused_rank_log")] + 3f64.ln()).abs() < 1e-12);
+        assert_eq!(r[1][at("dense_rank_rr")], 1.0 / 3.0);
+        assert!((r[1][at("dense_gap")] + 0.05).abs() < 1e-6);
+        // Not in the dense list: as far as the head's farthest.
+        assert!((r[2][at("dense_gap")] + 0.05).abs() < 1e-6);
+        assert_eq!(r[2][at("lexical_rank_rr")], 1.0);
+        assert_eq!(r[0][at("lexical_share")], 0.5);
+        assert_eq!(r[1][at("lexical_share")], 0.0);
+        assert_eq!(r[1][at("glossary")], 1.0);
+        assert_eq!(r[1][at("bank_gap")], 0.0);
+        assert!((r[0][at("bank_gap")] + 0.2).abs() < 1e-9);
+        // No bank question about it: the head's average, as the bank's nudge takes it.
+        assert!((r[2][at("bank_gap")] + 0.1).abs() < 1e-9);
+        // Without the bank, the feature says nothing.
+        let r = indian_script_rows(&head, &[None, None, None]);
+        assert!(r.iter().all(|row| row[at("bank_gap")] == 0.0));
+    }
+
+    #[test]
+    fn reorder_moves_the_head_by_score_and_leaves_the_rest() {
+        let head = vec![
+            fused("21", 0.3, &[(Leg::Dense, 1)]),
+            fused("21A", 0.2, &[(Leg::Dense, 2)]),
+            fused("45", 0.1, &[(Leg::Dense, 3)]),
+        ];
+        let mut model = LtrModel::builtin(Heads::IndianScript).clone();
+        let n = INDIAN_SCRIPT_FEATURES.len();
+        model.mean = vec![0.0; n];
+        model.scale = vec![1.0; n];
+        model.weights = vec![0.0; n];
+        model.weights[0] = 1.0;
+        // Two rows: the third candidate is outside the head.
+        let rows = vec![vec![0.1; n], vec![0.5; n]];
+        let order: Vec<String> = reorder(head, &rows, &model)
+            .iter()
+            .map(|f| f.ref_id.to_string())
+            .collect();
+        assert_eq!(order, ["21A", "21", "45"]);
+    }
+
+    #[test]
+    fn the_hand_set_indian_script_order_is_the_banks_nudge() {
+        // A model with weight 1 on the fused rank's log and the bank's weight on its gap
+        // orders a head as `bank::reorder_head` does: the learned model's starting point.
+        let n = INDIAN_SCRIPT_FEATURES.len();
+        let mut model = LtrModel::builtin(Heads::IndianScript).clone();
+        model.mean = vec![0.0; n];
+        model.scale = vec![1.0; n];
+        model.weights = vec![0.0; n];
+        model.weights[1] = 1.0;
+        model.weights[n - 1] = 160.0;
+        let head: Vec<Fused> = ["14", "15", "16", "17"]
+            .iter()
+            .enumerate()
+            .map(|(i, id)| fused(id, 1.0 / (i + 1) as f64, &[(Leg::Dense, i + 1)]))
+            .collect();
+        let closeness = [Some(0.80), Some(0.82), None, Some(0.84)];
+        let rows = indian_script_rows(&head, &closeness);
+        let learned: Vec<String> = reorder(head.clone(), &rows, &model)
+            .iter()
+            .map(|f| f.ref_id.to_string())
+            .collect();
+        let map: std::collections::HashMap<&str, f64> = ["14", "15", "17"]
+            .into_iter()
+            .zip([0.80, 0.82, 0.84])
+            .collect();
+        let hand: Vec<String> = super::super::bank::reorder_head(head, &map, 4, 160.0)
+            .iter()
+            .map(|f| f.ref_id.to_string())
+            .collect();
+        assert_eq!(learned, hand);
+        assert_eq!(hand, ["17", "15", "16", "14"]);
     }
 
     #[test]

@@ -192,6 +192,11 @@ pub struct SearchOptions {
     /// How far the multilingual bank moves the fused order of a question in an Indian script
     /// ([`bank::DEFAULT_MULTILINGUAL_WEIGHT`]; 0 is off).
     pub multilingual_bank_weight: f64,
+    /// Re-order a question in an Indian script with its learned model
+    /// ([`ltr::Heads::IndianScript`]) rather than by the multilingual bank's weight alone.
+    /// Off by default: it led right more often on every dev-side set, but on the multilingual
+    /// test split the Hindi questions' R@5 fell 1.000 → 0.882 (ADR 0013, stop 54).
+    pub indian_script_ranker: bool,
     /// Search the English model's question vectors as the query adapter maps them, and let
     /// the answer score clauses with them ([`adapter`]; ADR 0014). The learned stage, fitted
     /// on the model's own cosines, reads the model's own vector either way.
@@ -264,6 +269,7 @@ impl Default for SearchOptions {
             second_stage: SecondStage::default(),
             bank_weight: bank::DEFAULT_WEIGHT,
             multilingual_bank_weight: bank::DEFAULT_MULTILINGUAL_WEIGHT,
+            indian_script_ranker: false,
             scope_bank: true,
             // Off: on the golden test split it cost two first citations and a refusal while
             // it gained on dev and the fresh English set (ADR 0014).
@@ -914,14 +920,15 @@ pub async fn search_with_hint(
     let pinned = results::pins(&named, &defining, &expansion, opts);
     // Their text and cross-references are fetched concurrently with the second stage.
     let prefetch = results::prefetch(&pinned, &fused, opts.k.max(opts.rerank_depth));
-    // A question in an Indian script has no learned stage (its features are the English
-    // model's); the cross-lingual bank moves its fused head instead.
-    let fused = match (&models.multilingual, query_vector.as_deref()) {
+    // A question in an Indian script cannot have the English learned stage (its features are
+    // the English model's): the cross-lingual bank moves its fused head, or, switched on, a
+    // model of its own fitted on written Hindi questions.
+    let (fused, indian_script_rows) = match (&models.multilingual, query_vector.as_deref()) {
         (Some(m), Some(v))
             if multilingual
-                && opts.multilingual_bank_weight > 0.0
                 && opts.mode.rerank()
-                && opts.second_stage != SecondStage::None =>
+                && opts.second_stage != SecondStage::None
+                && (opts.multilingual_bank_weight > 0.0 || opts.indian_script_ranker) =>
         {
             let t = Instant::now();
             // The tiers the question names, read from its glossed English words: the bank's
@@ -931,11 +938,11 @@ pub async fn search_with_hint(
             timings.rerank = ms(t);
             moved
         }
-        _ => fused,
+        _ => (fused, Vec::new()),
     };
     let question_bank =
         english_question_bank(pool, models, opts, language, &parts, rerank_vector).await;
-    let ((fused, head_rows), info, edges) = tokio::try_join!(
+    let ((fused, mut head_rows), info, edges) = tokio::try_join!(
         second_stage(
             pool,
             doc,
@@ -959,6 +966,9 @@ pub async fn search_with_hint(
             }
         }
     )?;
+    if head_rows.is_empty() {
+        head_rows = indian_script_rows;
+    }
     let mut results = results::hits(&pinned, &fused, &info, opts.k);
     let spelt: Vec<String> = named.iter().map(|r| r.id.to_string()).collect();
     results::mark_citing_named(&mut results, &fused, &spelt, &edges);
@@ -1389,9 +1399,10 @@ async fn second_stage(
     Ok((fused, rows_out))
 }
 
-/// The fused head of a question in an Indian script, re-ordered by the bank's English
-/// questions as the multilingual model reads them ([`bank::reorder_head`]); the fused order
-/// as it was when the bank is not to be had.
+/// The fused head of a question in an Indian script, re-ordered by its learned model
+/// ([`ltr::Heads::IndianScript`], which reads the bank's closeness as one feature) when it
+/// is on, or else by the bank's English questions as the multilingual model reads them
+/// ([`bank::reorder_head`]). Also returns the head's feature rows (what `nyaya train` fits).
 async fn cross_lingual_order(
     pool: &PgPool,
     models: &Models,
@@ -1400,21 +1411,42 @@ async fn cross_lingual_order(
     opts: &SearchOptions,
     named: crate::tier::Tiers,
     fused: Vec<fusion::Fused>,
-) -> Vec<fusion::Fused> {
-    let Some(bank) = models
+) -> (Vec<fusion::Fused>, Vec<(String, Vec<f64>)>) {
+    let bank = models
         .question_bank
         .get(pool, multilingual, bank::Sources::CrossLingual)
-        .await
-    else {
-        return fused;
-    };
+        .await;
     let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
-    bank::reorder_head(
-        fused,
-        &bank.closeness_of(question, holdout, bank::CROSS_LINGUAL_NEIGHBOURS, named),
-        opts.rerank_depth,
-        opts.multilingual_bank_weight,
-    )
+    let closeness = bank
+        .as_ref()
+        .map(|b| b.closeness_of(question, holdout, bank::CROSS_LINGUAL_NEIGHBOURS, named))
+        .unwrap_or_default();
+    let learned = opts.indian_script_ranker && opts.second_stage == SecondStage::Learned;
+    if !learned {
+        if bank.is_none() {
+            return (fused, Vec::new());
+        }
+        let moved = bank::reorder_head(
+            fused,
+            &closeness,
+            opts.rerank_depth,
+            opts.multilingual_bank_weight,
+        );
+        return (moved, Vec::new());
+    }
+    let n = opts.rerank_depth.min(fused.len());
+    let near: Vec<Option<f64>> = fused[..n]
+        .iter()
+        .map(|f| closeness.get(f.ref_id.as_str()).copied())
+        .collect();
+    let rows = ltr::indian_script_rows(&fused[..n], &near);
+    let model = ltr::LtrModel::builtin(ltr::Heads::IndianScript);
+    let head_rows = fused[..n]
+        .iter()
+        .zip(&rows)
+        .map(|(f, r)| (f.ref_id.to_string(), r.clone()))
+        .collect();
+    (ltr::reorder(fused, &rows, model), head_rows)
 }
 
 #[cfg(test)]

@@ -41,6 +41,12 @@ pub struct SearchSettings {
     #[arg(long, env = "NYAYA_MULTILINGUAL_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().multilingual_bank_weight)]
     pub multilingual_bank_weight: f64,
 
+    /// Re-order the fused head of a question in an Indian script with the learned model fitted
+    /// on the written Hindi questions (`data/second_stage_indian_script.json`); off (the
+    /// default), the multilingual bank's weight moves the fused order (ADR 0013, stop 54).
+    #[arg(long, env = "NYAYA_INDIAN_SCRIPT_RANKER", global = true, default_value_t = SearchOptions::default().indian_script_ranker, action = clap::ArgAction::Set)]
+    pub indian_script_ranker: bool,
+
     /// Refuse a question whose closest questions in the bank are ones the text does not answer
     /// (data/train/out_of_scope.jsonl against data/train/written.jsonl; ADR 0005).
     #[arg(long, env = "NYAYA_SCOPE_BANK", global = true, default_value_t = SearchOptions::default().scope_bank, action = clap::ArgAction::Set)]
@@ -96,6 +102,7 @@ impl SearchSettings {
             second_stage: self.second_stage,
             bank_weight: self.bank_weight,
             multilingual_bank_weight: self.multilingual_bank_weight,
+            indian_script_ranker: self.indian_script_ranker,
             scope_bank: self.scope_bank,
             query_adapter: self.query_adapter,
             second_dense: self.second_dense,

@@ -32,7 +32,7 @@ use sqlx::PgPool;
 use crate::error::{AppError, AppResult};
 use crate::search::bank::WRITTEN_JSONL;
 use crate::search::glossary::Glossary;
-use crate::search::ltr::{Heads, LtrModel, TrainingInfo, FEATURES};
+use crate::search::ltr::{Heads, LtrModel, TrainingInfo};
 use crate::search::{search, Models, SearchOptions};
 use crate::store;
 use questions::{Everyday, Generated};
@@ -45,6 +45,70 @@ pub const L2: f64 = 0.01;
 pub const MAX_ITERATIONS: usize = 50;
 /// How far a retrained weight may be from the shipped one for `--check` to pass.
 pub const TOLERANCE: f64 = 0.05;
+
+/// Questions in Hindi (Devanagari) written from the text, each with the provision that
+/// governs it: what [`Heads::IndianScript`]'s model is fitted on. Never the golden set (a test
+/// checks); the fresh Hindi set (`eval/written/hi_fresh.jsonl`) and the multilingual golden
+/// set judge the model.
+pub const WRITTEN_HINDI_JSONL: &str = include_str!("../../eval/written/hi.jsonl");
+
+/// The sets that judge the Indian-script model: no question of theirs is fitted on.
+const HINDI_JUDGES: [(&str, &str); 2] = [
+    (
+        "eval/golden/multilingual.jsonl",
+        include_str!("../../eval/golden/multilingual.jsonl"),
+    ),
+    (
+        "eval/written/hi_fresh.jsonl",
+        include_str!("../../eval/written/hi_fresh.jsonl"),
+    ),
+];
+
+/// Every question of the golden set, the paraphrase suite and [`HINDI_JUDGES`], normalised.
+pub fn held_out_hindi_questions() -> Result<BTreeSet<String>, AppError> {
+    #[derive(serde::Deserialize)]
+    struct Asked {
+        question: String,
+    }
+    let mut held = held_out_questions()?;
+    for (path, text) in HINDI_JUDGES {
+        let asked: Vec<Asked> = crate::search::bank::parse(text)
+            .map_err(|e| AppError::BadRequest(format!("{path}: {e}")))?;
+        held.extend(asked.iter().map(|a| questions::normalise(&a.question)));
+    }
+    Ok(held)
+}
+
+/// [`WRITTEN_HINDI_JSONL`]'s questions in file order, each with its `form` as its template,
+/// less those `held_out` holds (the same question in a set that judges the model), and how
+/// many were left out.
+///
+/// # Errors
+/// A line that is not a question with a provision id.
+pub fn written_hindi(held_out: &BTreeSet<String>) -> Result<(Vec<Generated>, usize), AppError> {
+    #[derive(serde::Deserialize)]
+    struct Line {
+        question: String,
+        #[serde(rename = "ref")]
+        ref_id: String,
+        #[serde(default)]
+        form: String,
+    }
+    let lines: Vec<Line> = crate::search::bank::parse(WRITTEN_HINDI_JSONL)
+        .map_err(|e| AppError::BadRequest(format!("eval/written/hi.jsonl: {e}")))?;
+    let n = lines.len();
+    let kept: Vec<Generated> = lines
+        .into_iter()
+        .filter(|l| !held_out.contains(&questions::normalise(&l.question)))
+        .map(|l| Generated {
+            question: l.question,
+            ref_id: l.ref_id,
+            template: l.form,
+        })
+        .collect();
+    let dropped = n - kept.len();
+    Ok((kept, dropped))
+}
 
 /// The hand-written questions, in file order.
 ///
@@ -329,6 +393,11 @@ pub async fn mine(
         rerank_depth: HEAD,
         second_stage: crate::search::rerank::SecondStage::Learned,
         second_dense: heads.second_dense_list(),
+        // Written questions may have near-copies in the question bank, whose closeness is a
+        // feature of the Indian-script model: left out as `nyaya eval` leaves them out.
+        bank_holdout: (heads == Heads::IndianScript)
+            .then_some(crate::search::bank::EVAL_HOLDOUT_COSINE)
+            .or(base.bank_holdout),
         ..base.clone()
     };
     let mut mined = Mined {
@@ -356,14 +425,15 @@ pub async fn mine(
 }
 
 /// Fits the model on mined lists.
-pub fn train(mined: &Mined, questions: usize, data_sha256: String) -> LtrModel {
-    let fitted = fit::fit(&mined.lists, FEATURES.len(), L2, MAX_ITERATIONS);
+pub fn train(mined: &Mined, heads: Heads, questions: usize, data_sha256: String) -> LtrModel {
+    let features = heads.features();
+    let fitted = fit::fit(&mined.lists, features.len(), L2, MAX_ITERATIONS);
     LtrModel {
         id: format!(
             "linear listwise ranker over {HEAD} candidates, {} features",
-            FEATURES.len()
+            features.len()
         ),
-        features: FEATURES.iter().map(|s| s.to_string()).collect(),
+        features: features.iter().map(|s| s.to_string()).collect(),
         mean: fitted.mean,
         scale: fitted.scale,
         weights: fitted.weights,
@@ -481,5 +551,27 @@ mod tests {
             );
             assert_eq!(model.training.questions, n, "{heads:?}");
         }
+    }
+
+    /// The Indian-script model was fitted on the written Hindi questions less every question a
+    /// judging set asks, and the file itself asks none of the golden set's.
+    #[test]
+    fn the_indian_script_model_was_fitted_on_held_out_hindi_questions() {
+        let held = held_out_hindi_questions().expect("the judging sets load");
+        let (kept, dropped) = written_hindi(&held).expect("hi.jsonl loads");
+        assert!(kept.len() > 1500, "{} questions", kept.len());
+        assert!(dropped < 50, "{dropped} dropped");
+        assert!(kept
+            .iter()
+            .all(|g| !held.contains(&questions::normalise(&g.question))));
+        let model = LtrModel::builtin(Heads::IndianScript);
+        assert_eq!(
+            model.training.data_sha256,
+            nyaya_ingest::sha256_hex(to_jsonl(&kept).as_bytes())
+        );
+        assert_eq!(model.training.questions, kept.len());
+        assert!(kept
+            .iter()
+            .all(|g| g.ref_id.parse::<nyaya_ingest::RefId>().is_ok()));
     }
 }
