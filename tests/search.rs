@@ -408,6 +408,14 @@ fn near_axis(c: f32) -> Vec<f32> {
     v
 }
 
+/// A manifest shaped like multilingual-e5's (384-d, `query: ` prefix) under `id`.
+fn e5_like_manifest(id: &str) -> nyaya::embed::ModelManifest {
+    serde_json::from_value(json!({
+        "id": id, "pooling": "mean", "dim": 384, "max_tokens": 512, "query_prefix": "query: "
+    }))
+    .unwrap()
+}
+
 /// Stores `model_id`'s vectors for every chunk: `target`'s on the axis every question of
 /// [`PointsAt`] is embedded to, the rest a little off it, at a cosine of 0.95 (real e5
 /// cosines of a head lie within about 0.1 of each other, and the learned stages read e5's
@@ -442,10 +450,7 @@ async fn store_vectors_pointing_at(pool: &PgPool, model_id: &str, target: &str) 
 async fn a_question_in_an_indian_script_is_ordered_by_its_learned_model(pool: PgPool) {
     use nyaya::search::ltr::{Heads, LtrModel, INDIAN_SCRIPT_FEATURES};
     common::ingest_with_vectors(&pool).await;
-    let manifest: nyaya::embed::ModelManifest = serde_json::from_str(
-        r#"{"id":"test/multilingual","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
-    )
-    .unwrap();
+    let manifest = e5_like_manifest("test/multilingual");
     store_vectors_pointing_at(&pool, &manifest.id, "155").await;
     let mut models = common::models();
     models.multilingual = Some(Arc::new(PointsAt(manifest)));
@@ -491,6 +496,26 @@ async fn a_question_in_an_indian_script_is_ordered_by_its_learned_model(pool: Pg
     assert!(off.head_rows.is_empty());
     assert!(off.multilingual);
     assert_ne!(refs(&off), refs(&r), "the model moved the head");
+    // `nyaya train` mines such heads with the default options (the model off) all the same.
+    let question = nyaya::train::questions::Generated {
+        question: q.to_string(),
+        ref_id: "155".to_string(),
+        template: "test".to_string(),
+    };
+    let mined = nyaya::train::mine(
+        &pool,
+        &models,
+        &SearchOptions::default(),
+        Heads::IndianScript,
+        &[question],
+    )
+    .await
+    .unwrap();
+    assert_eq!(mined.lists.len(), 1, "the source is in the head");
+    assert!(mined.lists[0]
+        .rows
+        .iter()
+        .all(|row| row.len() == INDIAN_SCRIPT_FEATURES.len()));
 }
 
 /// An English question's legs are fused with the second embedder's list (the multilingual
@@ -500,10 +525,7 @@ async fn a_question_in_an_indian_script_is_ordered_by_its_learned_model(pool: Pg
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
     common::ingest_with_vectors(&pool).await;
-    let manifest: nyaya::embed::ModelManifest = serde_json::from_str(
-        r#"{"id":"test/second","pooling":"mean","dim":384,"max_tokens":512,"query_prefix":"query: "}"#,
-    )
-    .unwrap();
+    let manifest = e5_like_manifest("test/second");
     store_vectors_pointing_at(&pool, &manifest.id, "300A").await;
     let mut models = common::models();
     models.second_dense = Some(Arc::new(PointsAt(manifest)));

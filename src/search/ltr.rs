@@ -595,6 +595,19 @@ mod tests {
         assert!(r.iter().all(|row| row[at("bank_gap")] == 0.0));
     }
 
+    /// An Indian-script model that reads raw features with the given (index, weight)s.
+    fn indian_script_model(weights: &[(usize, f64)]) -> LtrModel {
+        let n = INDIAN_SCRIPT_FEATURES.len();
+        let mut model = LtrModel::builtin(Heads::IndianScript).clone();
+        model.mean = vec![0.0; n];
+        model.scale = vec![1.0; n];
+        model.weights = vec![0.0; n];
+        for (i, w) in weights {
+            model.weights[*i] = *w;
+        }
+        model
+    }
+
     #[test]
     fn reorder_moves_the_head_by_score_and_leaves_the_rest() {
         let head = vec![
@@ -602,12 +615,8 @@ mod tests {
             fused("21A", 0.2, &[(Leg::Dense, 2)]),
             fused("45", 0.1, &[(Leg::Dense, 3)]),
         ];
-        let mut model = LtrModel::builtin(Heads::IndianScript).clone();
         let n = INDIAN_SCRIPT_FEATURES.len();
-        model.mean = vec![0.0; n];
-        model.scale = vec![1.0; n];
-        model.weights = vec![0.0; n];
-        model.weights[0] = 1.0;
+        let model = indian_script_model(&[(0, 1.0)]);
         // Two rows: the third candidate is outside the head.
         let rows = vec![vec![0.1; n], vec![0.5; n]];
         let order: Vec<String> = reorder(head, &rows, &model)
@@ -621,13 +630,8 @@ mod tests {
     fn the_hand_set_indian_script_order_is_the_banks_nudge() {
         // A model with weight 1 on the fused rank's log and the bank's weight on its gap
         // orders a head as `bank::reorder_head` does: the learned model's starting point.
-        let n = INDIAN_SCRIPT_FEATURES.len();
-        let mut model = LtrModel::builtin(Heads::IndianScript).clone();
-        model.mean = vec![0.0; n];
-        model.scale = vec![1.0; n];
-        model.weights = vec![0.0; n];
-        model.weights[1] = 1.0;
-        model.weights[n - 1] = 160.0;
+        let bank_gap = INDIAN_SCRIPT_FEATURES.len() - 1;
+        let model = indian_script_model(&[(1, 1.0), (bank_gap, 160.0)]);
         let head: Vec<Fused> = ["14", "15", "16", "17"]
             .iter()
             .enumerate()

@@ -398,6 +398,9 @@ pub async fn mine(
         bank_holdout: (heads == Heads::IndianScript)
             .then_some(crate::search::bank::EVAL_HOLDOUT_COSINE)
             .or(base.bank_holdout),
+        // The Indian-script rows are computed only where its model runs (off by default); the
+        // rows are of the fused head, before the model moves it.
+        indian_script_ranker: heads == Heads::IndianScript,
         ..base.clone()
     };
     let mut mined = Mined {
