@@ -400,7 +400,7 @@ pub fn nudge(scores: &mut [f64], closeness: &[Option<f64>], weight: f64) {
 /// fused order, as −ln(1 + rank), [`nudge`]d by its `closeness`. A fused order has no
 /// calibrated score to move, and its first places are worth more apart than its last.
 pub fn reorder_head(
-    mut fused: Vec<Fused>,
+    fused: Vec<Fused>,
     closeness: &HashMap<&str, f64>,
     depth: usize,
     weight: f64,
@@ -412,10 +412,7 @@ pub fn reorder_head(
         .collect();
     let mut scores: Vec<f64> = (0..n).map(|i| -((1 + i) as f64).ln()).collect();
     nudge(&mut scores, &near, weight);
-    let rest = fused.split_off(n);
-    let mut head: Vec<(f64, Fused)> = scores.into_iter().zip(fused).collect();
-    head.sort_by(|a, b| b.0.total_cmp(&a.0));
-    head.into_iter().map(|(_, f)| f).chain(rest).collect()
+    super::fusion::sort_head(fused, &scores)
 }
 
 /// The banks of one process, each on first use: loaded from the vectors stored in Postgres

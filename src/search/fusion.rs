@@ -88,6 +88,17 @@ impl LegWeights {
     }
 }
 
+/// `fused` with its first `scores.len()` candidates (one score each) re-ordered by score, best
+/// first; ties, and everything after them, keep the fused order. What the second stages that
+/// re-order a head with scores of their own share.
+pub fn sort_head(mut fused: Vec<Fused>, scores: &[f64]) -> Vec<Fused> {
+    let rest = fused.split_off(scores.len().min(fused.len()));
+    let mut head: Vec<(f64, Fused)> = scores.iter().copied().zip(fused).collect();
+    // Stable: equal scores keep their fused order.
+    head.sort_by(|a, b| b.0.total_cmp(&a.0));
+    head.into_iter().map(|(_, f)| f).chain(rest).collect()
+}
+
 /// Fuses ranked provision lists; a leg may appear more than once (one list per sub-query).
 /// `k` damps the head of each list (60 in the literature); each leg contributes at most its
 /// first `depth` entries, each `weights.of(leg) / (k + rank)`. Ties are broken by the best rank

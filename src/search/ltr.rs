@@ -73,37 +73,23 @@ pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<
         .max(f64::MIN_POSITIVE);
     let leg_score = |f: &Fused, leg: Leg| f.legs.get(&leg).map(|h| f64::from(h.score));
     let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
-    let dense: Vec<f64> = head
-        .iter()
-        .filter_map(|f| leg_score(f, Leg::Dense))
-        .collect();
-    let (dense_max, dense_min) = min_max(&dense);
+    let dense_gap = cosine_gaps(head, Leg::Dense);
     let lexical_max = head
         .iter()
         .filter_map(|f| leg_score(f, Leg::Lexical))
         .fold(0.0_f64, f64::max)
         .max(f64::MIN_POSITIVE);
-    let near: Vec<f64> = closeness.iter().flatten().copied().collect();
-    let near_max = near.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let near_mean = near.iter().sum::<f64>() / near.len().max(1) as f64;
+    // The bank's closeness less the head's closest, as the bank's own nudge adds it.
+    let mut bank_gap = vec![0.0; head.len()];
+    super::bank::nudge(&mut bank_gap, closeness, 1.0);
     head.iter()
         .enumerate()
         .map(|(i, f)| {
-            let dense_gap = match leg_score(f, Leg::Dense) {
-                Some(c) => c - dense_max,
-                None if dense.is_empty() => 0.0,
-                None => dense_min - dense_max,
-            };
-            let bank_gap = match closeness.get(i).copied().flatten() {
-                _ if near.is_empty() => 0.0,
-                Some(c) => c - near_max,
-                None => near_mean - near_max,
-            };
             vec![
                 f.score / fused_max,
                 -((1 + i) as f64).ln(),
                 rr(f, Leg::Dense),
-                dense_gap,
+                dense_gap[i],
                 rr(f, Leg::Lexical),
                 leg_score(f, Leg::Lexical).unwrap_or(0.0) / lexical_max,
                 if f.legs.contains_key(&Leg::Glossary) {
@@ -111,7 +97,7 @@ pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<
                 } else {
                     0.0
                 },
-                bank_gap,
+                bank_gap[i],
             ]
         })
         .collect()
@@ -121,26 +107,34 @@ pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<
 /// score, best first (ties keep the fused order). Scores stay the fused ones, as
 /// [`super::bank::reorder_head`] leaves them: the answer's "also relevant" bar was calibrated
 /// on the English model's log-odds, not on these.
-pub fn reorder(mut fused: Vec<Fused>, rows: &[Vec<f64>], model: &LtrModel) -> Vec<Fused> {
-    let n = rows.len().min(fused.len());
-    let rest = fused.split_off(n);
-    let mut head: Vec<(f64, usize, Fused)> = fused
-        .into_iter()
-        .zip(rows)
-        .enumerate()
-        .map(|(i, (f, r))| (model.score(r), i, f))
-        .collect();
-    head.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    head.into_iter().map(|(_, _, f)| f).chain(rest).collect()
+pub fn reorder(fused: Vec<Fused>, rows: &[Vec<f64>], model: &LtrModel) -> Vec<Fused> {
+    let scores: Vec<f64> = rows.iter().map(|r| model.score(r)).collect();
+    super::fusion::sort_head(fused, &scores)
 }
 
-/// The largest and smallest of `values` (−∞ and ∞ when there are none).
-fn min_max(values: &[f64]) -> (f64, f64) {
-    values
+/// Each candidate's cosine in `leg`'s list less the best in the head: a dense leg's closeness
+/// relative to the head. A candidate the list did not reach counts as the head's lowest (being
+/// beyond the list's depth is evidence against it: ADR 0008, stop 54); 0 throughout when no
+/// candidate has the leg.
+fn cosine_gaps(head: &[Fused], leg: Leg) -> Vec<f64> {
+    let cosines: Vec<Option<f64>> = head
         .iter()
-        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), v| {
-            (hi.max(*v), lo.min(*v))
+        .map(|f| f.legs.get(&leg).map(|h| f64::from(h.score)))
+        .collect();
+    let (hi, lo) = cosines
+        .iter()
+        .flatten()
+        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), c| {
+            (hi.max(*c), lo.min(*c))
+        });
+    cosines
+        .iter()
+        .map(|c| match c {
+            _ if !hi.is_finite() => 0.0,
+            Some(c) => c - hi,
+            None => lo - hi,
         })
+        .collect()
 }
 
 /// Facts about a provision that do not depend on the question.
@@ -203,22 +197,8 @@ pub fn rows(
         .map(|b| b.dense_best)
         .fold(f64::NEG_INFINITY, f64::max);
     let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
-    // multilingual-e5's cosine against the best in the head; a candidate its list did not
-    // reach counts as the head's lowest (0 throughout when the head has no such list).
-    let second: Vec<f64> = head
-        .iter()
-        .filter_map(|f| f.legs.get(&Leg::SecondDense).map(|h| f64::from(h.score)))
-        .collect();
-    let (second_max, second_min) = second
-        .iter()
-        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), s| {
-            (hi.max(*s), lo.min(*s))
-        });
-    let second_gap = |f: &Fused| match f.legs.get(&Leg::SecondDense) {
-        Some(h) => f64::from(h.score) - second_max,
-        None if second.is_empty() => 0.0,
-        None => second_min - second_max,
-    };
+    // multilingual-e5's cosine against the best in the head.
+    let second_gap = cosine_gaps(head, Leg::SecondDense);
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
     head.iter()
         .enumerate()
@@ -240,7 +220,7 @@ pub fn rows(
                 },
                 rr(f, Leg::Dense),
                 rr(f, Leg::SecondDense),
-                second_gap(f),
+                second_gap[i],
                 rr(f, Leg::Lexical),
                 lexical / lexical_max,
                 flag(f.legs.contains_key(&Leg::Glossary)),
