@@ -345,7 +345,7 @@ pub struct SweepPoint {
 
 /// Refusal accuracy and false-refusal rate for each threshold, from one pinned run's
 /// confidences: a case is refused when the rules ruled it out, or when no ref was pinned and
-/// its confidence is below the threshold — the same decision `search::coverage` makes.
+/// its confidence is below the threshold — the same decision `search::coverage::coverage` makes.
 pub fn sweep(cases: &[GoldenCase], runs: &[CaseRun], thresholds: &[f64]) -> Vec<SweepPoint> {
     let must: BTreeMap<&str, bool> = cases
         .iter()

@@ -18,7 +18,7 @@ pub enum Leg {
     /// for one in an Indian script.
     Dense,
     /// multilingual-e5's list beside MiniLM's, for a question in Latin letters
-    /// (`search::second_dense_list`). Fused with the dense leg's weight; kept apart so the
+    /// (`search::dense::second_dense_list`). Fused with the dense leg's weight; kept apart so the
     /// learned stage can weigh each embedder's rank on its own (ADR 0008, stop 53).
     SecondDense,
     Lexical,

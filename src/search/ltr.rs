@@ -271,7 +271,7 @@ pub enum LtrError {
 }
 
 /// How the head a model ranks was fused: with or without the second dense list
-/// (`search::second_dense_list`), or for a question in an Indian script. A model is fitted on
+/// (`search::dense::second_dense_list`), or for a question in an Indian script. A model is fitted on
 /// one kind and ranks only that kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Heads {
