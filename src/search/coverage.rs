@@ -12,9 +12,7 @@ pub(super) async fn judge_coverage(
     results: &[SearchHit],
     gathered: &Gathered,
 ) -> Coverage {
-    let SearchRun {
-        pool, models, opts, ..
-    } = *run;
+    let (pool, models, opts, _) = run.parts();
     let confidence = opts.mode.dense().then(|| {
         let closest = gathered.own_closeness.unwrap_or_else(|| {
             gathered

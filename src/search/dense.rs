@@ -127,12 +127,7 @@ pub(super) struct DenseLists {
 /// on the pool concurrently, on the multilingual model for a question in an Indian script once
 /// it covers the edition, else on the English one.
 pub(super) async fn dense_leg(run: &SearchRun<'_>, q: DenseQuery<'_>) -> AppResult<DenseLists> {
-    let SearchRun {
-        pool,
-        models,
-        opts,
-        doc,
-    } = *run;
+    let (pool, models, opts, doc) = run.parts();
     if !opts.mode.dense() {
         return Ok(DenseLists::default());
     }
@@ -286,12 +281,7 @@ pub(super) async fn second_dense_list(
     run: &SearchRun<'_>,
     question: Option<&str>,
 ) -> AppResult<Option<Vec<(RefId, f32)>>> {
-    let SearchRun {
-        pool,
-        models,
-        opts,
-        doc,
-    } = *run;
+    let (pool, models, opts, doc) = run.parts();
     let (Some(model), Some(question)) = (
         models
             .second_dense

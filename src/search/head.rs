@@ -29,9 +29,7 @@ pub(super) async fn english_question_bank(
     parts: &[String],
     rerank_vector: Option<&[f32]>,
 ) -> Option<Arc<bank::QuestionBank>> {
-    let SearchRun {
-        pool, models, opts, ..
-    } = *run;
+    let (pool, models, opts, _) = run.parts();
     let e = models.embedder.as_ref()?;
     let applies = opts.bank_weight > 0.0
         && opts.mode.rerank()
@@ -232,9 +230,7 @@ pub(super) async fn cross_lingual_order(
     named: crate::tier::Tiers,
     fused: Vec<Fused>,
 ) -> (Vec<Fused>, HeadRows) {
-    let SearchRun {
-        pool, models, opts, ..
-    } = *run;
+    let (pool, models, opts, _) = run.parts();
     let bank = models
         .question_bank
         .get(pool, multilingual, bank::Sources::CrossLingual)

@@ -562,6 +562,13 @@ struct Gathered {
     second_dense: bool,
 }
 
+impl<'a> SearchRun<'a> {
+    /// The pool, the models, the options and the document, for a stage that reads them all.
+    fn parts(self) -> (&'a PgPool, &'a Models, &'a SearchOptions, i64) {
+        (self.pool, self.models, self.opts, self.doc)
+    }
+}
+
 impl Gathered {
     /// The question's vector as the English second stage and the question bank read it: the
     /// English model's. A multilingual question vector cannot be compared with their vectors.
@@ -580,12 +587,7 @@ async fn gather(
     question: &PreparedQuestion,
     timings: &mut Timings,
 ) -> AppResult<Gathered> {
-    let SearchRun {
-        pool,
-        models,
-        opts,
-        doc,
-    } = *run;
+    let (pool, models, opts, doc) = run.parts();
     let multilingual = models
         .multilingual
         .as_ref()
@@ -719,12 +721,7 @@ async fn order_head(
 /// meaning, or the edition defines it in none or in too many
 /// ([`crate::definition::DefinitionIndex::defining`]).
 async fn defining_refs(run: &SearchRun<'_>, query: &str) -> AppResult<Vec<RefId>> {
-    let SearchRun {
-        pool,
-        models,
-        opts,
-        doc,
-    } = *run;
+    let (pool, models, opts, doc) = run.parts();
     if !(opts.pin && opts.definition_pins) {
         return Ok(Vec::new());
     }
@@ -748,9 +745,7 @@ async fn lexical_leg(
     texts: &[String],
     named_refs: &[(UserRef, std::ops::Range<usize>)],
 ) -> AppResult<(Vec<Vec<(RefId, f32)>>, f64)> {
-    let SearchRun {
-        pool, opts, doc, ..
-    } = *run;
+    let (pool, _, opts, doc) = run.parts();
     if !opts.mode.lexical() {
         return Ok((Vec::new(), 0.0));
     }

@@ -40,12 +40,7 @@ pub(super) async fn prepare_question(
     language: crate::language::Language,
     timings: &mut Timings,
 ) -> AppResult<PreparedQuestion> {
-    let SearchRun {
-        pool,
-        models,
-        opts,
-        doc,
-    } = *run;
+    let (pool, models, opts, doc) = run.parts();
     // Misspelt words of an English question are searched as the text's nearest words; the
     // scope rules read the question as typed, and the response lists what was put right.
     let t = Instant::now();
