@@ -133,6 +133,199 @@ struct CategoryTally {
     precision: Tally,
 }
 
+/// What [`AnswerCard::score`] counts, case by case, and the failures it records.
+#[derive(Default)]
+struct Tallies {
+    cases: usize,
+    latencies: Vec<f64>,
+    route: Tally,
+    /// Must-refuse cases refused.
+    refusals: Tally,
+    /// Answerable cases refused.
+    false_refusals: Tally,
+    /// Answers whose every citation was retrieved and every quote is verbatim.
+    valid: Tally,
+    /// Answers citing an expected or acceptable provision anywhere.
+    cited: Tally,
+    /// Answers whose first citation is expected.
+    first: Tally,
+    precision: Tally,
+    evidence: Tally,
+    /// Evidence quoted, among answers whose first citation is expected.
+    evidence_when_led: Tally,
+    per_category: BTreeMap<String, CategoryTally>,
+    failures: Vec<AnswerFailure>,
+}
+
+impl Tallies {
+    fn case(&mut self, case: &GoldenCase, o: &AnswerOutcome) {
+        self.cases += 1;
+        self.latencies.push(o.latency_ms);
+        self.category(case).cases += 1;
+        self.route(case, o);
+        if case.must_refuse {
+            self.refusals.add(o.refused as usize, 1);
+            if !o.refused {
+                self.fail(
+                    case,
+                    "missed_refusal",
+                    format!("answered citing {:?}", o.cited),
+                );
+            }
+            return;
+        }
+        self.false_refusals.add(o.refused as usize, 1);
+        if o.refused {
+            self.fail(
+                case,
+                "wrong_refusal",
+                "refused an answerable question".into(),
+            );
+            return;
+        }
+        self.validity(case, o);
+        let led = self.citations(case, o);
+        if let Some(quoted) = evidence_quoted(case, &o.quotes) {
+            self.evidence.add(quoted as usize, 1);
+            if led {
+                self.evidence_when_led.add(quoted as usize, 1);
+            }
+        }
+    }
+
+    fn category(&mut self, case: &GoldenCase) -> &mut CategoryTally {
+        self.per_category
+            .entry(case.category.as_str().to_string())
+            .or_default()
+    }
+
+    fn fail(&mut self, case: &GoldenCase, kind: &str, detail: String) {
+        self.failures.push(AnswerFailure {
+            id: case.id.clone(),
+            kind: kind.into(),
+            detail,
+        });
+    }
+
+    fn route(&mut self, case: &GoldenCase, o: &AnswerOutcome) {
+        let ok_routes = expected_routes(case.category, case.must_refuse);
+        let route_ok = ok_routes.contains(&o.route.as_str());
+        self.route.add(route_ok as usize, 1);
+        self.category(case).route.add(route_ok as usize, 1);
+        if !route_ok {
+            let detail = format!("expected {}, got {}", ok_routes.join("|"), o.route);
+            self.fail(case, "route", detail);
+        }
+    }
+
+    /// Every citation retrieved, every quote verbatim, one quote per citation.
+    fn validity(&mut self, case: &GoldenCase, o: &AnswerOutcome) {
+        let unretrieved: Vec<&String> = o
+            .cited
+            .iter()
+            .filter(|r| !o.retrieved.contains(r))
+            .collect();
+        let unverified = o.quotes_verbatim.iter().filter(|v| !**v).count();
+        let valid =
+            unretrieved.is_empty() && unverified == 0 && o.quotes_verbatim.len() == o.cited.len();
+        self.valid.add(valid as usize, 1);
+        if !unretrieved.is_empty() {
+            let detail = format!("cited {unretrieved:?}, not retrieved");
+            self.fail(case, "invalid_citation", detail);
+        }
+        if unverified > 0 {
+            let detail = format!("{unverified} quote(s) not in the text");
+            self.fail(case, "unverified_quote", detail);
+        }
+    }
+
+    /// The first citation, precision and whether anything wanted is cited, for a case that
+    /// names what it wants and an answer that cites; returns whether the first is expected.
+    fn citations(&mut self, case: &GoldenCase, o: &AnswerOutcome) -> bool {
+        let wanted: Vec<String> = case
+            .expected_refs
+            .iter()
+            .chain(&case.acceptable_refs)
+            .map(|r| r.to_string())
+            .collect();
+        if wanted.is_empty() || o.cited.is_empty() {
+            return false;
+        }
+        let first_ok = case
+            .expected_refs
+            .iter()
+            .any(|r| r.to_string() == o.cited[0]);
+        self.first.add(first_ok as usize, 1);
+        self.category(case).first.add(first_ok as usize, 1);
+        if !first_ok {
+            let detail = format!(
+                "first cited {} (retrieval led with {}), expected one of {:?}",
+                o.cited[0],
+                o.retrieved.first().map(String::as_str).unwrap_or("nothing"),
+                case.expected_refs
+            );
+            self.fail(case, "first_not_expected", detail);
+        }
+        let mut distinct: Vec<&String> = Vec::new();
+        for c in &o.cited {
+            if !distinct.contains(&c) {
+                distinct.push(c);
+            }
+        }
+        let noise: Vec<&String> = distinct
+            .iter()
+            .copied()
+            .filter(|c| !wanted.contains(c))
+            .collect();
+        let relevant = distinct.len() - noise.len();
+        self.precision.add(relevant, distinct.len());
+        self.category(case).precision.add(relevant, distinct.len());
+        if !noise.is_empty() {
+            let detail = format!("cited {noise:?}, neither expected nor acceptable");
+            self.fail(case, "noise", detail);
+        }
+        let cited_wanted = o.cited.iter().any(|c| wanted.contains(c));
+        self.cited.add(cited_wanted as usize, 1);
+        if !cited_wanted {
+            let detail = format!("expected one of {wanted:?}, cited {:?}", o.cited);
+            self.fail(case, "not_cited", detail);
+        }
+        first_ok
+    }
+
+    fn card(self) -> AnswerCard {
+        AnswerCard {
+            cases: self.cases,
+            citation_validity: self.valid.share(),
+            refusal_accuracy: self.refusals.share(),
+            false_refusal_rate: self.false_refusals.share(),
+            route_accuracy: self.route.share(),
+            cited_expected: self.cited.share(),
+            first_cited_expected: self.first.share(),
+            citation_precision: self.precision.share(),
+            evidence_quoted: self.evidence.share(),
+            evidence_quoted_when_led: self.evidence_when_led.share(),
+            latency_ms_p50: percentile(&self.latencies, 50.0),
+            latency_ms_p95: percentile(&self.latencies, 95.0),
+            by_category: self
+                .per_category
+                .into_iter()
+                .map(|(k, t)| {
+                    let figures = CategoryFigures {
+                        cases: t.cases,
+                        route_accuracy: t.route.share(),
+                        first_cited_expected: t.first.share(),
+                        citation_precision: t.precision.share(),
+                    };
+                    (k, figures)
+                })
+                .collect(),
+            failures: self.failures,
+            ..AnswerCard::default()
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct AnswerCard {
     pub cases: usize,
@@ -205,179 +398,13 @@ impl AnswerCard {
     fn score(cases: &[GoldenCase], outcomes: &[AnswerOutcome]) -> AnswerCard {
         let by_id: BTreeMap<&str, &AnswerOutcome> =
             outcomes.iter().map(|o| (o.id.as_str(), o)).collect();
-        let mut card = AnswerCard::default();
-        let (mut answered, mut valid) = (0, 0);
-        let (mut refuse_n, mut refused_right) = (0, 0);
-        let (mut answer_n, mut refused_wrong) = (0, 0);
-        let mut route_right = 0;
-        let (mut expect_n, mut expect_hit, mut first_hit) = (0, 0, 0);
-        let mut precision = Tally::default();
-        let (mut evidence_n, mut evidence_hit) = (0, 0);
-        let (mut led_n, mut led_hit) = (0, 0);
-        let mut per_cat: BTreeMap<String, CategoryTally> = BTreeMap::new();
-        let mut latencies = Vec::new();
+        let mut tallies = Tallies::default();
         for case in cases {
-            let Some(o) = by_id.get(case.id.as_str()) else {
-                continue;
-            };
-            card.cases += 1;
-            latencies.push(o.latency_ms);
-            let fail = |kind: &str, detail: String| AnswerFailure {
-                id: case.id.clone(),
-                kind: kind.into(),
-                detail,
-            };
-            // Routes.
-            let ok_routes = expected_routes(case.category, case.must_refuse);
-            let route_ok = ok_routes.contains(&o.route.as_str());
-            route_right += route_ok as usize;
-            let cat = per_cat
-                .entry(case.category.as_str().to_string())
-                .or_default();
-            cat.cases += 1;
-            cat.route.add(route_ok as usize, 1);
-            if !route_ok {
-                card.failures.push(fail(
-                    "route",
-                    format!("expected {}, got {}", ok_routes.join("|"), o.route),
-                ));
-            }
-            // Refusals.
-            if case.must_refuse {
-                refuse_n += 1;
-                refused_right += o.refused as usize;
-                if !o.refused {
-                    card.failures.push(fail(
-                        "missed_refusal",
-                        format!("answered citing {:?}", o.cited),
-                    ));
-                }
-                continue;
-            }
-            answer_n += 1;
-            if o.refused {
-                refused_wrong += 1;
-                card.failures.push(fail(
-                    "wrong_refusal",
-                    "refused an answerable question".into(),
-                ));
-                continue;
-            }
-            // Citations.
-            answered += 1;
-            let unretrieved: Vec<&String> = o
-                .cited
-                .iter()
-                .filter(|r| !o.retrieved.contains(r))
-                .collect();
-            let unverified = o.quotes_verbatim.iter().filter(|v| !**v).count();
-            if unretrieved.is_empty() && unverified == 0 && o.quotes_verbatim.len() == o.cited.len()
-            {
-                valid += 1;
-            } else {
-                if !unretrieved.is_empty() {
-                    card.failures.push(fail(
-                        "invalid_citation",
-                        format!("cited {unretrieved:?}, not retrieved"),
-                    ));
-                }
-                if unverified > 0 {
-                    card.failures.push(fail(
-                        "unverified_quote",
-                        format!("{unverified} quote(s) not in the text"),
-                    ));
-                }
-            }
-            let wanted: Vec<String> = case
-                .expected_refs
-                .iter()
-                .chain(&case.acceptable_refs)
-                .map(|r| r.to_string())
-                .collect();
-            let mut led = false;
-            if !wanted.is_empty() && !o.cited.is_empty() {
-                expect_n += 1;
-                let first_ok = case
-                    .expected_refs
-                    .iter()
-                    .any(|r| r.to_string() == o.cited[0]);
-                led = first_ok;
-                first_hit += first_ok as usize;
-                cat.first.add(first_ok as usize, 1);
-                if !first_ok {
-                    card.failures.push(fail(
-                        "first_not_expected",
-                        format!(
-                            "first cited {} (retrieval led with {}), expected one of {:?}",
-                            o.cited[0],
-                            o.retrieved.first().map(String::as_str).unwrap_or("nothing"),
-                            case.expected_refs
-                        ),
-                    ));
-                }
-                let mut distinct: Vec<&String> = Vec::new();
-                for c in &o.cited {
-                    if !distinct.contains(&c) {
-                        distinct.push(c);
-                    }
-                }
-                let noise: Vec<&String> = distinct
-                    .iter()
-                    .copied()
-                    .filter(|c| !wanted.contains(c))
-                    .collect();
-                precision.add(distinct.len() - noise.len(), distinct.len());
-                cat.precision
-                    .add(distinct.len() - noise.len(), distinct.len());
-                if !noise.is_empty() {
-                    card.failures.push(fail(
-                        "noise",
-                        format!("cited {noise:?}, neither expected nor acceptable"),
-                    ));
-                }
-                if o.cited.iter().any(|c| wanted.contains(c)) {
-                    expect_hit += 1;
-                } else {
-                    card.failures.push(fail(
-                        "not_cited",
-                        format!("expected one of {wanted:?}, cited {:?}", o.cited),
-                    ));
-                }
-            }
-            if let Some(quoted) = evidence_quoted(case, &o.quotes) {
-                evidence_n += 1;
-                let quoted = quoted as usize;
-                evidence_hit += quoted;
-                if led {
-                    led_n += 1;
-                    led_hit += quoted;
-                }
+            if let Some(o) = by_id.get(case.id.as_str()) {
+                tallies.case(case, o);
             }
         }
-        card.citation_validity = share(valid, answered);
-        card.refusal_accuracy = share(refused_right, refuse_n);
-        card.false_refusal_rate = share(refused_wrong, answer_n);
-        card.route_accuracy = share(route_right, card.cases);
-        card.cited_expected = share(expect_hit, expect_n);
-        card.first_cited_expected = share(first_hit, expect_n);
-        card.citation_precision = precision.share();
-        card.evidence_quoted = share(evidence_hit, evidence_n);
-        card.evidence_quoted_when_led = share(led_hit, led_n);
-        card.latency_ms_p50 = percentile(&latencies, 50.0);
-        card.latency_ms_p95 = percentile(&latencies, 95.0);
-        card.by_category = per_cat
-            .into_iter()
-            .map(|(k, t)| {
-                let figures = CategoryFigures {
-                    cases: t.cases,
-                    route_accuracy: t.route.share(),
-                    first_cited_expected: t.first.share(),
-                    citation_precision: t.precision.share(),
-                };
-                (k, figures)
-            })
-            .collect();
-        card
+        tallies.card()
     }
 
     /// `answers.<metric>` → value, for the gates.
