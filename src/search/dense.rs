@@ -3,6 +3,7 @@
 //! ([`dense_leg`]), and e5's second English list ([`second_dense_list`]).
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -151,25 +152,8 @@ pub(super) async fn dense_leg(run: &SearchRun<'_>, q: DenseQuery<'_>) -> AppResu
             )
         })?,
     };
-    // Romanised Hindi with glossed words: MiniLM cannot read the Hindi words, so it ranks
-    // by the English ones alone (ADR 0013 has the comparison); the question as glossed is
-    // embedded too, for the coverage judgement only.
     let romanised = q.romanised_english.filter(|_| multilingual.is_none());
-    // The multilingual model reads the question as typed: the English words the
-    // glossaries add are for the English legs.
-    let plan = match multilingual {
-        Some(_) => DensePlan {
-            texts: vec![q.query.to_string()],
-            query_index: 0,
-        },
-        None => match romanised {
-            Some(english) => DensePlan {
-                texts: vec![english.to_string(), q.texts[0].clone()],
-                query_index: 0,
-            },
-            None => dense_plan(q.query, q.parts, q.texts),
-        },
-    };
+    let plan = plan_for(&q, multilingual.is_some());
     let model_id = &embedder.manifest().id;
     // An English question (not romanised Hindi) is searched as the query adapter maps the
     // question as written, which is what the adapter was fitted on (ADR 0014). The expanded
@@ -191,29 +175,9 @@ pub(super) async fn dense_leg(run: &SearchRun<'_>, q: DenseQuery<'_>) -> AppResu
     let vectors = embed_queries(embedder, &dense_texts).await?;
     let embed_ms = ms(t);
     let t = Instant::now();
-    let coverage_only = |i: usize| romanised.is_some() && i == 1;
-    // What each list searches, at what depth: without the adapter, every text's vector (of the
-    // coverage-only one, only the best score is read); with it, the mapped vectors of the
-    // question as written, then the hint's own.
-    let searched: Vec<(Cow<[f32]>, usize)> = match adapter {
-        None => vectors
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let depth = if coverage_only(i) { 1 } else { opts.depth };
-                (Cow::from(v.as_slice()), depth)
-            })
-            .collect(),
-        Some(a) => vectors[hint_at.end..]
-            .iter()
-            .map(|v| (Cow::from(a.apply(v)), opts.depth))
-            .chain(
-                vectors[hint_at.clone()]
-                    .iter()
-                    .map(|v| (Cow::from(v.as_slice()), opts.depth)),
-            )
-            .collect(),
-    };
+    // The romanised question as glossed is the plan's second text.
+    let coverage_only = romanised.map(|_| 1);
+    let searched = searched(&vectors, adapter, hint_at, coverage_only, opts.depth);
     let (mut lists, own_best) = tokio::try_join!(
         futures::future::try_join_all(searched.iter().map(|(v, depth)| async move {
             match multilingual {
@@ -249,6 +213,57 @@ pub(super) async fn dense_leg(run: &SearchRun<'_>, q: DenseQuery<'_>) -> AppResu
         coverage_floor,
         own_closeness,
     })
+}
+
+/// What the dense leg embeds for `q`. The multilingual model reads the question as typed: the
+/// English words the glossaries add are for the English legs. Romanised Hindi with glossed
+/// words, on MiniLM: its English words alone (MiniLM cannot read the Hindi words; ADR 0013 has
+/// the comparison), then the question as glossed, for the coverage judgement only. Any other
+/// question: [`dense_plan`].
+fn plan_for(q: &DenseQuery<'_>, multilingual: bool) -> DensePlan {
+    match (multilingual, q.romanised_english) {
+        (true, _) => DensePlan {
+            texts: vec![q.query.to_string()],
+            query_index: 0,
+        },
+        (false, Some(english)) => DensePlan {
+            texts: vec![english.to_string(), q.texts[0].clone()],
+            query_index: 0,
+        },
+        (false, None) => dense_plan(q.query, q.parts, q.texts),
+    }
+}
+
+/// What each dense list searches, at what depth. Without the query adapter, every embedded
+/// text's vector (the coverage-only one, at `coverage_only`, at depth 1: only its best score is
+/// read); with it, the mapped vectors of the question as written (embedded after the hint, at
+/// `hint_at`), then the hint's own.
+fn searched<'v>(
+    vectors: &'v [Vec<f32>],
+    adapter: Option<&adapter::QueryAdapter>,
+    hint_at: Range<usize>,
+    coverage_only: Option<usize>,
+    depth: usize,
+) -> Vec<(Cow<'v, [f32]>, usize)> {
+    match adapter {
+        None => vectors
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let depth = if coverage_only == Some(i) { 1 } else { depth };
+                (Cow::from(v.as_slice()), depth)
+            })
+            .collect(),
+        Some(a) => vectors[hint_at.end..]
+            .iter()
+            .map(|v| (Cow::from(a.apply(v)), depth))
+            .chain(
+                vectors[hint_at]
+                    .iter()
+                    .map(|v| (Cow::from(v.as_slice()), depth)),
+            )
+            .collect(),
+    }
 }
 
 /// What e5 reads of a question for its second English list ([`second_dense_list`]): an
@@ -339,6 +354,44 @@ mod tests {
             texts_as_written(&story, &parts, &plan),
             vec!["second", "what now"]
         );
+    }
+
+    #[test]
+    fn each_model_embeds_what_it_can_read() {
+        let texts = vec!["rajyapal ki niyukti (Governor; appointment)".to_string()];
+        let q = DenseQuery {
+            query: "rajyapal ki niyukti",
+            parts: &[],
+            texts: &texts,
+            romanised_english: Some("governor appointment"),
+            multilingual: None,
+            dense_hint: None,
+        };
+        // MiniLM: the English words, then the question as glossed (for coverage only).
+        assert_eq!(
+            plan_for(&q, false).texts,
+            ["governor appointment", texts[0].as_str()]
+        );
+        // The multilingual model: the question as typed, nothing added.
+        assert_eq!(plan_for(&q, true).texts, ["rajyapal ki niyukti"]);
+        let english = DenseQuery {
+            romanised_english: None,
+            ..q
+        };
+        assert_eq!(plan_for(&english, false).texts, [texts[0].as_str()]);
+    }
+
+    #[test]
+    fn without_the_adapter_every_vector_is_searched_and_the_coverage_only_one_shallowly() {
+        let vectors = vec![vec![1.0_f32, 0.0], vec![0.0, 1.0], vec![0.6, 0.8]];
+        let depths: Vec<usize> = searched(&vectors, None, 3..3, Some(1), 50)
+            .iter()
+            .map(|(_, d)| *d)
+            .collect();
+        assert_eq!(depths, [50, 1, 50]);
+        let all = searched(&vectors, None, 2..3, None, 50);
+        assert_eq!(all.len(), 3);
+        assert_eq!(&*all[2].0, &[0.6, 0.8][..]);
     }
 
     #[test]
