@@ -66,19 +66,10 @@ pub const INDIAN_SCRIPT_FEATURES: [&str; 8] = [
 /// holds the cross-lingual bank's closeness of each (`None`: the bank holds no question about
 /// it, which counts as the head's average, as [`super::bank::nudge`] takes it).
 pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<f64>> {
-    let fused_max = head
-        .iter()
-        .map(|f| f.score)
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE);
+    let fused_max = positive_max(head.iter().map(|f| f.score));
     let leg_score = |f: &Fused, leg: Leg| f.legs.get(&leg).map(|h| f64::from(h.score));
-    let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
     let dense_gap = cosine_gaps(head, Leg::Dense);
-    let lexical_max = head
-        .iter()
-        .filter_map(|f| leg_score(f, Leg::Lexical))
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE);
+    let lexical_max = positive_max(head.iter().filter_map(|f| leg_score(f, Leg::Lexical)));
     // The bank's closeness less the head's closest, as the bank's own nudge adds it.
     let mut bank_gap = vec![0.0; head.len()];
     super::bank::nudge(&mut bank_gap, closeness, 1.0);
@@ -88,15 +79,11 @@ pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<
             vec![
                 f.score / fused_max,
                 -((1 + i) as f64).ln(),
-                rr(f, Leg::Dense),
+                rank_rr(f, Leg::Dense),
                 dense_gap[i],
-                rr(f, Leg::Lexical),
+                rank_rr(f, Leg::Lexical),
                 leg_score(f, Leg::Lexical).unwrap_or(0.0) / lexical_max,
-                if f.legs.contains_key(&Leg::Glossary) {
-                    1.0
-                } else {
-                    0.0
-                },
+                flag(f.legs.contains_key(&Leg::Glossary)),
                 bank_gap[i],
             ]
         })
@@ -110,6 +97,25 @@ pub fn indian_script_rows(head: &[Fused], closeness: &[Option<f64>]) -> Vec<Vec<
 pub fn reorder(fused: Vec<Fused>, rows: &[Vec<f64>], model: &LtrModel) -> Vec<Fused> {
     let scores: Vec<f64> = rows.iter().map(|r| model.score(r)).collect();
     super::fusion::sort_head(fused, &scores)
+}
+
+/// The largest of `values`, never below the smallest positive number: a divisor that scales
+/// the best of the head to 1 (0 when nothing scores).
+fn positive_max(values: impl Iterator<Item = f64>) -> f64 {
+    values.fold(0.0_f64, f64::max).max(f64::MIN_POSITIVE)
+}
+
+/// The reciprocal of the candidate's rank in `leg`'s list; 0 when the list did not reach it.
+fn rank_rr(f: &Fused, leg: Leg) -> f64 {
+    f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64)
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Each candidate's cosine in `leg`'s list less the best in the head: a dense leg's closeness
@@ -182,24 +188,14 @@ pub fn rows(
     facts: &dyn Fn(&str) -> Option<ProvisionFacts>,
     cues: QueryCues,
 ) -> Vec<[f64; FEATURES.len()]> {
-    let fused_max = head
-        .iter()
-        .map(|f| f.score)
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let lexical_max = base
-        .iter()
-        .map(|b| b.lexical_best)
-        .fold(0.0_f64, f64::max)
-        .max(f64::MIN_POSITIVE);
+    let fused_max = positive_max(head.iter().map(|f| f.score));
+    let lexical_max = positive_max(base.iter().map(|b| b.lexical_best));
     let dense_max = base
         .iter()
         .map(|b| b.dense_best)
         .fold(f64::NEG_INFINITY, f64::max);
-    let rr = |f: &Fused, leg: Leg| f.legs.get(&leg).map_or(0.0, |h| 1.0 / h.rank as f64);
     // multilingual-e5's cosine against the best in the head.
     let second_gap = cosine_gaps(head, Leg::SecondDense);
-    let flag = |b: bool| if b { 1.0 } else { 0.0 };
     head.iter()
         .enumerate()
         .map(|(i, f)| {
@@ -218,10 +214,10 @@ pub fn rows(
                 } else {
                     0.0
                 },
-                rr(f, Leg::Dense),
-                rr(f, Leg::SecondDense),
+                rank_rr(f, Leg::Dense),
+                rank_rr(f, Leg::SecondDense),
                 second_gap[i],
-                rr(f, Leg::Lexical),
+                rank_rr(f, Leg::Lexical),
                 lexical / lexical_max,
                 flag(f.legs.contains_key(&Leg::Glossary)),
                 title,
@@ -425,6 +421,19 @@ mod tests {
         }
     }
 
+    /// `f` with the given legs' scores (cosines, lexical ranks' scores) set.
+    fn with_scores(mut f: Fused, scores: &[(Leg, f32)]) -> Fused {
+        for (leg, s) in scores {
+            f.legs.get_mut(leg).unwrap().score = *s;
+        }
+        f
+    }
+
+    /// A feature's column in a row of `names`.
+    fn column(names: &[&str], name: &str) -> usize {
+        names.iter().position(|f| *f == name).unwrap()
+    }
+
     #[test]
     fn the_shipped_models_load_and_name_this_builds_features() {
         for heads in Heads::ALL.into_iter().chain([Heads::IndianScript]) {
@@ -477,7 +486,7 @@ mod tests {
         let cues = QueryCues::of("Which list is defence in?");
         assert!(cues.schedule && !cues.history);
         let r = rows(&head, &base, &facts, cues);
-        let at = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        let at = |name: &str| column(&FEATURES, name);
         assert_eq!(r[0][at("fused_share")], 1.0);
         assert_eq!(r[1][at("fused_share")], 0.5);
         assert_eq!(r[1][at("fused_rank_rr")], 0.5);
@@ -495,23 +504,19 @@ mod tests {
 
     #[test]
     fn rows_read_each_embedders_rank_apart() {
-        let with_score = |mut f: Fused, score: f32| {
-            f.legs.get_mut(&Leg::SecondDense).unwrap().score = score;
-            f
-        };
         let head = [
-            with_score(
+            with_scores(
                 fused("356", 0.3, &[(Leg::Dense, 2), (Leg::SecondDense, 1)]),
-                0.9,
+                &[(Leg::SecondDense, 0.9)],
             ),
-            with_score(
+            with_scores(
                 fused("311", 0.2, &[(Leg::Dense, 1), (Leg::SecondDense, 4)]),
-                0.8,
+                &[(Leg::SecondDense, 0.8)],
             ),
             fused("365", 0.1, &[(Leg::Lexical, 1)]),
         ];
         let r = rows(&head, &[], &|_| None, QueryCues::default());
-        let at = |name: &str| FEATURES.iter().position(|f| *f == name).unwrap();
+        let at = |name: &str| column(&FEATURES, name);
         assert_eq!(r[0][at("dense_rank_rr")], 0.5, "MiniLM's rank alone");
         assert_eq!(r[0][at("second_dense_rank_rr")], 1.0);
         assert_eq!(r[1][at("second_dense_rank_rr")], 0.25);
@@ -524,12 +529,6 @@ mod tests {
 
     #[test]
     fn indian_script_rows_read_legs_and_the_banks_closeness() {
-        let with_scores = |mut f: Fused, scores: &[(Leg, f32)]| {
-            for (leg, s) in scores {
-                f.legs.get_mut(leg).unwrap().score = *s;
-            }
-            f
-        };
         let head = [
             with_scores(
                 fused("21", 0.4, &[(Leg::Dense, 1), (Leg::Lexical, 2)]),
@@ -545,12 +544,7 @@ mod tests {
             ),
         ];
         let r = indian_script_rows(&head, &[Some(0.7), Some(0.9), None]);
-        let at = |name: &str| {
-            INDIAN_SCRIPT_FEATURES
-                .iter()
-                .position(|f| *f == name)
-                .unwrap()
-        };
+        let at = |name: &str| column(&INDIAN_SCRIPT_FEATURES, name);
         assert_eq!(r.len(), 3);
         assert!(r
             .iter()

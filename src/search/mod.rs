@@ -479,9 +479,8 @@ pub async fn search_with_hint(
     timings.fuse = ms(t);
     let candidates: Vec<String> = fused.iter().map(|f| f.ref_id.to_string()).collect();
 
-    let named: Vec<UserRef> = question.named_refs.iter().map(|(r, _)| r.clone()).collect();
     let defining = defining_refs(&run, &question.query).await?;
-    let pinned = results::pins(&named, &defining, &question.expansion, opts);
+    let pinned = results::pins(&question.named, &defining, &question.expansion, opts);
     // Their text and cross-references are fetched concurrently with the second stage.
     let prefetch = results::prefetch(&pinned, &fused, opts.k.max(opts.rerank_depth));
     let edges = async {
@@ -497,7 +496,7 @@ pub async fn search_with_hint(
         edges
     )?;
     let mut results = results::hits(&pinned, &fused, &info, opts.k);
-    let spelt: Vec<String> = named.iter().map(|r| r.id.to_string()).collect();
+    let spelt: Vec<String> = question.named.iter().map(|r| r.id.to_string()).collect();
     results::mark_citing_named(&mut results, &fused, &spelt, &edges);
     let supporting = results::supporting_from(&edges, &results);
 
@@ -603,7 +602,7 @@ async fn gather(
             dense_hint: asked.dense_hint,
         },
     );
-    let lexical = lexical_leg(run, &question.texts, &question.named_refs);
+    let lexical = lexical_leg(run, &question.texts, &question.named);
     let second_dense_text = dense::second_dense_text(
         asked.typed,
         asked.language,
@@ -743,7 +742,7 @@ async fn defining_refs(run: &SearchRun<'_>, query: &str) -> AppResult<Vec<RefId>
 async fn lexical_leg(
     run: &SearchRun<'_>,
     texts: &[String],
-    named_refs: &[(UserRef, std::ops::Range<usize>)],
+    named: &[UserRef],
 ) -> AppResult<(Vec<Vec<(RefId, f32)>>, f64)> {
     let (pool, _, opts, doc) = run.parts();
     if !opts.mode.lexical() {
@@ -751,7 +750,7 @@ async fn lexical_leg(
     }
     let t = Instant::now();
     let mut lexical_texts = texts.to_vec();
-    let labels: Vec<String> = named_refs.iter().map(|(r, _)| r.id.label()).collect();
+    let labels: Vec<String> = named.iter().map(|r| r.id.label()).collect();
     if !labels.is_empty() {
         lexical_texts[0] = format!("{} {}", lexical_texts[0], labels.join(" "));
     }

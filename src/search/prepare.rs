@@ -1,7 +1,6 @@
 //! What is done to a question's words before a leg runs: spelling, Hindi words, the
 //! glossaries and the split ([`prepare_question`]).
 
-use std::ops::Range;
 use std::time::Instant;
 
 use nyaya_ingest::refid::{find_refs, UserRef};
@@ -27,9 +26,8 @@ pub(super) struct PreparedQuestion {
     pub(super) parts: Vec<String>,
     /// The expanded whole, then the expanded parts: what both legs search.
     pub(super) texts: Vec<String>,
-    /// The refs the question names, where it names them: pinned, and spelt out for the
-    /// lexical leg.
-    pub(super) named_refs: Vec<(UserRef, Range<usize>)>,
+    /// The refs the question names: pinned, and spelt out for the lexical leg.
+    pub(super) named: Vec<UserRef>,
 }
 
 /// Spelling, Hindi words, the glossaries and the split: everything done to a question's words
@@ -117,9 +115,9 @@ pub(super) async fn prepare_question(
     let texts: Vec<String> = std::iter::once(whole)
         .chain(parts.iter().map(|p| expand(p).0))
         .collect();
-    let named_refs = find_refs(&translated);
+    let named = find_refs(&translated).into_iter().map(|(r, _)| r).collect();
     Ok(PreparedQuestion {
-        named_refs,
+        named,
         query: translated,
         spelling,
         gloss,
