@@ -216,147 +216,163 @@ fn is_small(g: &Glyph, body_size: f32) -> bool {
     g.size < body_size * 0.8 || g.size <= 6.6
 }
 
+/// The page's lines, top to bottom: its glyphs clustered by baseline
+/// ([`clusters_by_baseline`]), each cluster read left to right ([`line_of`]).
 fn build_lines(page: &Page, body_size: f32) -> Vec<Line> {
-    // 1. Cluster the full-size glyphs by baseline.
-    struct Cluster {
-        y: f32,
-        glyphs: Vec<(Glyph, bool)>, // (glyph, is_marker)
+    clusters_by_baseline(page, body_size)
+        .into_iter()
+        .filter_map(|c| line_of(c, page.number, body_size))
+        .collect()
+}
+
+/// Glyphs on one baseline, each with whether it is a raised marker digit.
+struct Cluster {
+    y: f32,
+    glyphs: Vec<(Glyph, bool)>,
+}
+
+/// How far from a baseline a glyph of its size may sit and still be on it.
+fn baseline_tolerance(g: &Glyph) -> f32 {
+    (g.size * 0.45).max(2.0)
+}
+
+/// Whether `g` sits 1.2–5.5 pt above `c`'s baseline, where markers are raised to.
+fn raised_above(c: &Cluster, g: &Glyph) -> bool {
+    (1.2..=5.5).contains(&(g.y - c.y))
+}
+
+/// `g` into cluster `at`, or into a new cluster on its own baseline.
+fn place(clusters: &mut Vec<Cluster>, at: Option<usize>, g: &Glyph) {
+    match at {
+        Some(i) => clusters[i].glyphs.push((g.clone(), false)),
+        None => clusters.push(Cluster {
+            y: g.y,
+            glyphs: vec![(g.clone(), false)],
+        }),
     }
+}
+
+/// The page's glyphs clustered by baseline, top first. Full-size glyphs seed the clusters;
+/// then small digits raised above a line's baseline become that line's markers, and other
+/// small print (footnote numbers, table figures, fake small caps) joins the nearest baseline
+/// or starts its own.
+fn clusters_by_baseline(page: &Page, body_size: f32) -> Vec<Cluster> {
+    let (small, full): (Vec<&Glyph>, Vec<&Glyph>) =
+        page.glyphs.iter().partition(|g| is_small(g, body_size));
     let mut clusters: Vec<Cluster> = Vec::new();
-    let mut small: Vec<&Glyph> = Vec::new();
-    for g in &page.glyphs {
-        if is_small(g, body_size) {
-            small.push(g);
-            continue;
-        }
-        let tol = (g.size * 0.45).max(2.0);
-        match clusters.iter_mut().rev().find(|c| (c.y - g.y).abs() <= tol) {
-            Some(c) => c.glyphs.push((g.clone(), false)),
-            None => clusters.push(Cluster {
-                y: g.y,
-                glyphs: vec![(g.clone(), false)],
-            }),
-        }
+    for g in full {
+        let tol = baseline_tolerance(g);
+        let at = clusters.iter().rposition(|c| (c.y - g.y).abs() <= tol);
+        place(&mut clusters, at, g);
     }
-    // 2. Small digits: raised 1.5–5 pt above a line's baseline → that line's marker; otherwise
-    //    they are ordinary small text (footnote numbers, table figures) on their own baseline.
     for g in small {
+        let tol = baseline_tolerance(g);
         if !is_small_digit(g, body_size) {
-            let tol = (g.size * 0.45).max(2.0);
-            let near = clusters
-                .iter_mut()
-                .filter(|c| {
-                    let dy = g.y - c.y;
-                    dy.abs() <= tol || (1.2..=5.5).contains(&dy)
-                })
-                .min_by(|a, b| (g.y - a.y).abs().total_cmp(&(g.y - b.y).abs()));
-            match near {
-                Some(c) => c.glyphs.push((g.clone(), false)),
-                None => clusters.push(Cluster {
-                    y: g.y,
-                    glyphs: vec![(g.clone(), false)],
-                }),
-            }
+            let nearest = clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| (g.y - c.y).abs() <= tol || raised_above(c, g))
+                .min_by(|(_, a), (_, b)| (g.y - a.y).abs().total_cmp(&(g.y - b.y).abs()))
+                .map(|(i, _)| i);
+            place(&mut clusters, nearest, g);
             continue;
         }
         let raised = clusters
-            .iter_mut()
-            .filter(|c| {
-                let dy = g.y - c.y;
-                (1.2..=5.5).contains(&dy)
-            })
-            .min_by(|a, b| (g.y - a.y).total_cmp(&(g.y - b.y)));
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| raised_above(c, g))
+            .min_by(|(_, a), (_, b)| (g.y - a.y).total_cmp(&(g.y - b.y)))
+            .map(|(i, _)| i);
         match raised {
-            Some(c) => c.glyphs.push((g.clone(), true)),
+            Some(i) => clusters[i].glyphs.push((g.clone(), true)),
             None => {
-                let tol = (g.size * 0.45).max(2.0);
-                match clusters.iter_mut().find(|c| (c.y - g.y).abs() <= tol) {
-                    Some(c) => c.glyphs.push((g.clone(), false)),
-                    None => clusters.push(Cluster {
-                        y: g.y,
-                        glyphs: vec![(g.clone(), false)],
-                    }),
-                }
+                let at = clusters.iter().position(|c| (c.y - g.y).abs() <= tol);
+                place(&mut clusters, at, g);
             }
         }
     }
     clusters.sort_by(|a, b| b.y.total_cmp(&a.y));
+    clusters
+}
 
-    // 3. Each cluster → a line of tokens, left to right.
-    let mut lines = Vec::with_capacity(clusters.len());
-    for mut c in clusters {
-        drop_leader_dots_under_text(&mut c.glyphs);
-        c.glyphs.sort_by(|a, b| a.0.x0.total_cmp(&b.0.x0));
-        let mut toks: Vec<Tok> = Vec::new();
-        let mut prev: Option<&Glyph> = None;
-        let mut x0 = f32::MAX;
-        let mut x1 = f32::MIN;
-        let mut sizes: Vec<(i32, usize)> = Vec::new();
-        for (g, is_marker) in &c.glyphs {
-            if *is_marker {
-                match toks.last_mut() {
-                    Some(Tok::Marker(n))
-                        if prev.is_some_and(|p| p.x1 + 1.0 >= g.x0 && p.size == g.size) =>
-                    {
-                        *n = *n * 10 + g.ch.to_digit(10).unwrap_or(0);
-                    }
-                    _ => toks.push(Tok::Marker(g.ch.to_digit(10).unwrap_or(0))),
-                }
-                prev = Some(g);
-                continue;
-            }
-            if !g.ch.is_whitespace() {
-                x0 = x0.min(g.x0);
-                x1 = x1.max(g.x1);
-                let k = (g.size * 10.0).round() as i32;
-                match sizes.iter_mut().find(|(s, _)| *s == k) {
-                    Some((_, n)) => *n += 1,
-                    None => sizes.push((k, 1)),
-                }
-            }
-            // A visible gap between glyphs is a word space the content stream left implicit.
-            let need_space = prev.is_some_and(|p| {
-                !p.ch.is_whitespace() && !g.ch.is_whitespace() && g.x0 - p.x1 > g.size * 0.2
-            });
-            let bold = g.bold;
-            let ch = g.ch;
+/// A cluster as a line of tokens, left to right: adjacent marker digits make one marker
+/// number, a visible gap between glyphs is a space, and a change of weight a new token. The
+/// line's size is its commonest glyph size. None for a line of markers only (never seen in
+/// the PDF), which carries nothing.
+fn line_of(mut c: Cluster, page: u32, body_size: f32) -> Option<Line> {
+    drop_leader_dots_under_text(&mut c.glyphs);
+    c.glyphs.sort_by(|a, b| a.0.x0.total_cmp(&b.0.x0));
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut prev: Option<&Glyph> = None;
+    let mut x0 = f32::MAX;
+    let mut x1 = f32::MIN;
+    let mut sizes: Vec<(i32, usize)> = Vec::new();
+    for (g, is_marker) in &c.glyphs {
+        if *is_marker {
             match toks.last_mut() {
-                Some(Tok::Text { s, bold: b }) if *b == bold || ch.is_whitespace() => {
-                    if need_space {
-                        s.push(' ');
-                    }
-                    s.push(ch);
+                Some(Tok::Marker(n))
+                    if prev.is_some_and(|p| p.x1 + 1.0 >= g.x0 && p.size == g.size) =>
+                {
+                    *n = *n * 10 + g.ch.to_digit(10).unwrap_or(0);
                 }
-                _ => {
-                    let mut s = String::new();
-                    if need_space {
-                        s.push(' ');
-                    }
-                    s.push(ch);
-                    toks.push(Tok::Text { s, bold });
-                }
+                _ => toks.push(Tok::Marker(g.ch.to_digit(10).unwrap_or(0))),
             }
             prev = Some(g);
-        }
-        if x0 == f32::MAX {
-            // A line of markers only (never seen in the PDF) carries nothing.
             continue;
         }
-        let size = sizes
-            .into_iter()
-            .max_by_key(|(_, n)| *n)
-            .map(|(k, _)| k as f32 / 10.0)
-            .unwrap_or(body_size);
-        lines.push(Line {
-            page: page.number,
-            y: c.y,
-            x0,
-            x1,
-            size,
-            toks: collapse_spaces(toks),
+        if !g.ch.is_whitespace() {
+            x0 = x0.min(g.x0);
+            x1 = x1.max(g.x1);
+            let k = (g.size * 10.0).round() as i32;
+            match sizes.iter_mut().find(|(s, _)| *s == k) {
+                Some((_, n)) => *n += 1,
+                None => sizes.push((k, 1)),
+            }
+        }
+        // A visible gap between glyphs is a word space the content stream left implicit.
+        let need_space = prev.is_some_and(|p| {
+            !p.ch.is_whitespace() && !g.ch.is_whitespace() && g.x0 - p.x1 > g.size * 0.2
         });
+        push_glyph(&mut toks, g.ch, g.bold, need_space);
+        prev = Some(g);
     }
-    lines
+    if x0 == f32::MAX {
+        return None;
+    }
+    let size = sizes
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(k, _)| k as f32 / 10.0)
+        .unwrap_or(body_size);
+    Some(Line {
+        page,
+        y: c.y,
+        x0,
+        x1,
+        size,
+        toks: collapse_spaces(toks),
+    })
+}
+
+/// `ch` onto the last text token when it has the same weight (a space takes any), else onto
+/// a new one; `space` first when the glyphs stood apart.
+fn push_glyph(toks: &mut Vec<Tok>, ch: char, bold: bool, space: bool) {
+    match toks.last_mut() {
+        Some(Tok::Text { s, bold: b }) if *b == bold || ch.is_whitespace() => {
+            if space {
+                s.push(' ');
+            }
+            s.push(ch);
+        }
+        _ => {
+            let mut s = String::new();
+            if space {
+                s.push(' ');
+            }
+            s.push(ch);
+            toks.push(Tok::Text { s, bold });
+        }
+    }
 }
 
 /// Drops the dots of a leader (and the space that ends it) that run underneath the text they

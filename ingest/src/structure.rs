@@ -508,6 +508,25 @@ struct Segmenter<'a> {
 }
 
 impl<'a> Segmenter<'a> {
+    fn new(contents: &'a [ContentsEntry]) -> Self {
+        Segmenter {
+            contents: contents.iter().map(|e| (e.id.clone(), e)).collect(),
+            zone: Zone::BeforePreamble,
+            part: None,
+            part_title_open: false,
+            chapter: None,
+            chapter_title_open: false,
+            subheading: None,
+            subheading_open: false,
+            prev_ended: true,
+            last_article: None,
+            last_annex: None,
+            current: None,
+            done: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     fn finish(&mut self) {
         if let Some(mut b) = self.current.take() {
             if b.framed {
@@ -914,139 +933,259 @@ pub fn label_clauses(
     paras: &[usize],
     heading_paras: &HashSet<usize>,
 ) -> Vec<Clause> {
-    let total = text.chars().count();
     let chars: Vec<char> = text.chars().collect();
-    let para_text = |i: usize| -> String {
-        let start = paras[i];
-        let end = paras.get(i + 1).copied().unwrap_or(total);
-        chars[start..end].iter().collect::<String>()
-    };
-    // (label, kind, level, start). Levels: 10 clause, 15 proviso or Explanation of a clause
-    // (its sub-clauses nest inside it), 20 sub-clause, 30 item; 5 for a proviso or Explanation
-    // of the whole Article; 0 for a heading inside a Schedule.
-    let mut opened: Vec<(String, ClauseKind, u8, usize)> = Vec::new();
-    let mut l1: Option<String> = None;
-    let mut l2: Option<String> = None;
-    let mut provisos: HashMap<String, u32> = HashMap::new();
-    let mut list: Option<String> = None;
-    let is_annex = matches!(kind, ProvisionKind::Schedule | ProvisionKind::Appendix);
-    for (i, &start) in paras.iter().enumerate() {
-        let p = para_text(i);
-        let p = p.trim_start();
-        if is_annex {
-            if heading_paras.contains(&start) {
-                if let Some(c) = LIST_HEADING.captures(p) {
-                    list = Some(c[1].to_string());
-                }
-                opened.push((String::new(), ClauseKind::ScheduleItem, 0, start));
-                continue;
-            }
-            if let Some(c) = ITEM_NUMBER.captures(p) {
-                let n = &c[1];
-                let label = match (&list, id.as_str()) {
-                    (Some(l), "SCH-7") => format!("List {l}, entry {n}"),
-                    (_, "SCH-5" | "SCH-6" | "SCH-10") => format!("para {n}"),
-                    _ if kind == ProvisionKind::Appendix => format!("para {n}"),
-                    _ => format!("entry {n}"),
-                };
-                opened.push((label, ClauseKind::ScheduleItem, 10, start));
-            }
-            continue;
+    let paragraphs = paras.iter().enumerate().map(|(i, &start)| {
+        let end = paras.get(i + 1).copied().unwrap_or(chars.len());
+        (start, chars[start..end].iter().collect::<String>())
+    });
+    let opened = if matches!(kind, ProvisionKind::Schedule | ProvisionKind::Appendix) {
+        let mut walk = AnnexWalk::default();
+        for (start, p) in paragraphs {
+            walk.read(
+                kind,
+                id,
+                p.trim_start(),
+                start,
+                heading_paras.contains(&start),
+            );
         }
+        walk.opened
+    } else {
+        let mut walk = ClauseWalk::default();
+        for (start, p) in paragraphs {
+            walk.read(p.trim_start(), start);
+        }
+        walk.opened
+    };
+    close_clauses(&opened, &chars)
+}
+
+/// Where a clause opens. Levels: 10 clause, 15 proviso or Explanation of a clause (its
+/// sub-clauses nest inside it), 20 sub-clause, 30 item; 5 for a proviso or Explanation of
+/// the whole Article; 0 for a heading inside a Schedule (which has no label).
+struct Opening {
+    label: String,
+    kind: ClauseKind,
+    level: u8,
+    start: usize,
+}
+
+/// The walk over a Schedule's or an Appendix's paragraphs: its numbered entries ("List II,
+/// entry 5" in the Seventh Schedule, "para 3" in the Fifth, Sixth and Tenth and in an
+/// Appendix), closed by the headings between them.
+#[derive(Default)]
+struct AnnexWalk {
+    opened: Vec<Opening>,
+    /// The Seventh Schedule's List ("II") the entries are in.
+    list: Option<String>,
+}
+
+impl AnnexWalk {
+    fn read(&mut self, kind: ProvisionKind, id: &RefId, p: &str, start: usize, heading: bool) {
+        if heading {
+            if let Some(c) = LIST_HEADING.captures(p) {
+                self.list = Some(c[1].to_string());
+            }
+            self.opened.push(Opening {
+                label: String::new(),
+                kind: ClauseKind::ScheduleItem,
+                level: 0,
+                start,
+            });
+            return;
+        }
+        let Some(c) = ITEM_NUMBER.captures(p) else {
+            return;
+        };
+        let n = &c[1];
+        let label = match (&self.list, id.as_str()) {
+            (Some(l), "SCH-7") => format!("List {l}, entry {n}"),
+            (_, "SCH-5" | "SCH-6" | "SCH-10") => format!("para {n}"),
+            _ if kind == ProvisionKind::Appendix => format!("para {n}"),
+            _ => format!("entry {n}"),
+        };
+        self.opened.push(Opening {
+            label,
+            kind: ClauseKind::ScheduleItem,
+            level: 10,
+            start,
+        });
+    }
+}
+
+/// The walk over an Article's paragraphs: "(1)" clauses, "(a)" sub-clauses, "(i)" items,
+/// provisos and Explanations, each labelled by the clause and sub-clause it is in.
+#[derive(Default)]
+struct ClauseWalk {
+    opened: Vec<Opening>,
+    /// The clause ("(2)") and sub-clause ("(b)") open.
+    clause: Option<String>,
+    sub_clause: Option<String>,
+    /// Provisos seen so far under each clause ("" for the whole Article).
+    provisos: HashMap<String, u32>,
+}
+
+impl ClauseWalk {
+    fn read(&mut self, p: &str, start: usize) {
         if let Some(c) = CLAUSE_LABEL.captures(p) {
             let lab = &c[1];
             if lab.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-                let label = format!("({lab})");
-                l1 = Some(label.clone());
-                l2 = None;
-                opened.push((label, ClauseKind::Clause, 10, start));
+                self.numbered(lab, start);
             } else {
-                // "(i)" is an item under a sub-clause unless the letters have run on to it.
-                let prev_letter = l2
-                    .as_deref()
-                    .map(|s| s.trim_matches(['(', ')']).to_string());
-                let roman_item = is_roman(lab)
-                    && l2.is_some()
-                    && !(lab == "i" && prev_letter.as_deref() == Some("h"))
-                    && !(lab == "v" && prev_letter.as_deref() == Some("u"))
-                    && !(lab == "x" && prev_letter.as_deref() == Some("w"));
-                if roman_item {
-                    let label = format!(
-                        "{}{}({lab})",
-                        l1.clone().unwrap_or_default(),
-                        l2.clone().unwrap_or_default()
-                    );
-                    opened.push((label, ClauseKind::Item, 30, start));
-                } else {
-                    let label = format!("({lab})");
-                    l2 = Some(label.clone());
-                    opened.push((
-                        format!("{}{label}", l1.clone().unwrap_or_default()),
-                        ClauseKind::SubClause,
-                        20,
-                        start,
-                    ));
-                }
+                self.lettered(lab, start);
             }
         } else if p.starts_with("Provided") {
-            let parent = l1.clone().unwrap_or_default();
-            let n = provisos.entry(parent.clone()).or_insert(0);
-            *n += 1;
-            let label = match (*n, parent.is_empty()) {
-                (1, true) => "proviso".to_string(),
-                (k, true) => format!("proviso {k}"),
-                (1, false) => format!("{parent} proviso"),
-                (k, false) => format!("{parent} proviso {k}"),
-            };
-            let level = if parent.is_empty() { 5 } else { 15 };
-            l2 = None;
-            opened.push((label, ClauseKind::Proviso, level, start));
+            self.proviso(start);
         } else if let Some(c) = EXPLANATION.captures(p) {
             let name = match c.get(1) {
                 Some(n) => format!("Explanation {}", n.as_str()),
                 None => "Explanation".to_string(),
             };
-            let label = match &l1 {
-                Some(parent) => format!("{parent} {name}"),
-                None => name,
-            };
-            let level = if l1.is_some() { 15 } else { 5 };
-            l2 = None;
-            opened.push((label, ClauseKind::Explanation, level, start));
+            self.explanation(name, start);
         }
     }
-    // Each clause ends where the next one of the same or a shallower level starts.
-    let mut out = Vec::new();
-    for (i, (label, kind, level, start)) in opened.iter().enumerate() {
-        if label.is_empty() {
-            continue;
-        }
-        let end = opened[i + 1..]
-            .iter()
-            .find(|(_, _, l, _)| *l <= *level)
-            .map(|(_, _, _, s)| *s)
-            .unwrap_or(total);
-        let mut end = end;
-        // Never end inside trailing whitespace.
-        while end > *start && chars[end - 1].is_whitespace() {
-            end -= 1;
-        }
-        out.push(Clause {
-            label: label.clone(),
-            kind: *kind,
-            start: *start,
-            end,
+
+    fn open(&mut self, label: String, kind: ClauseKind, level: u8, start: usize) {
+        self.opened.push(Opening {
+            label,
+            kind,
+            level,
+            start,
         });
     }
-    out
+
+    fn numbered(&mut self, lab: &str, start: usize) {
+        let label = format!("({lab})");
+        self.clause = Some(label.clone());
+        self.sub_clause = None;
+        self.open(label, ClauseKind::Clause, 10, start);
+    }
+
+    /// "(i)" is an item under a sub-clause unless the letters have run on to it ("(h)" then
+    /// "(i)").
+    fn lettered(&mut self, lab: &str, start: usize) {
+        let prev_letter = self
+            .sub_clause
+            .as_deref()
+            .map(|s| s.trim_matches(['(', ')']).to_string());
+        let roman_item = is_roman(lab)
+            && self.sub_clause.is_some()
+            && !(lab == "i" && prev_letter.as_deref() == Some("h"))
+            && !(lab == "v" && prev_letter.as_deref() == Some("u"))
+            && !(lab == "x" && prev_letter.as_deref() == Some("w"));
+        let clause = self.clause.clone().unwrap_or_default();
+        if roman_item {
+            let sub_clause = self.sub_clause.clone().unwrap_or_default();
+            self.open(
+                format!("{clause}{sub_clause}({lab})"),
+                ClauseKind::Item,
+                30,
+                start,
+            );
+        } else {
+            let label = format!("({lab})");
+            self.sub_clause = Some(label.clone());
+            self.open(format!("{clause}{label}"), ClauseKind::SubClause, 20, start);
+        }
+    }
+
+    /// "Provided …": the clause's first proviso is "(2) proviso", its second "(2) proviso 2";
+    /// the whole Article's are "proviso", "proviso 2".
+    fn proviso(&mut self, start: usize) {
+        let parent = self.clause.clone().unwrap_or_default();
+        let n = self.provisos.entry(parent.clone()).or_insert(0);
+        *n += 1;
+        let label = match (*n, parent.is_empty()) {
+            (1, true) => "proviso".to_string(),
+            (k, true) => format!("proviso {k}"),
+            (1, false) => format!("{parent} proviso"),
+            (k, false) => format!("{parent} proviso {k}"),
+        };
+        let level = if parent.is_empty() { 5 } else { 15 };
+        self.sub_clause = None;
+        self.open(label, ClauseKind::Proviso, level, start);
+    }
+
+    fn explanation(&mut self, name: String, start: usize) {
+        let (label, level) = match &self.clause {
+            Some(parent) => (format!("{parent} {name}"), 15),
+            None => (name, 5),
+        };
+        self.sub_clause = None;
+        self.open(label, ClauseKind::Explanation, level, start);
+    }
+}
+
+/// Each labelled opening as a clause that ends where the next one of the same or a shallower
+/// level starts (or the text ends), never inside trailing whitespace.
+fn close_clauses(opened: &[Opening], chars: &[char]) -> Vec<Clause> {
+    opened
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| !o.label.is_empty())
+        .map(|(i, o)| {
+            let mut end = opened[i + 1..]
+                .iter()
+                .find(|next| next.level <= o.level)
+                .map_or(chars.len(), |next| next.start);
+            while end > o.start && chars[end - 1].is_whitespace() {
+                end -= 1;
+            }
+            Clause {
+                label: o.label.clone(),
+                kind: o.kind,
+                start: o.start,
+                end,
+            }
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
 // The whole document
 
-/// Parses laid-out pages into provisions.
+/// Parses laid-out pages into provisions: the Contents (what the body must hold), the
+/// footnotes (the amendment notes), the body cut into provisions ([`segment`]), each finished
+/// with its clauses, notes and cross-references ([`finish_provision`]), and the omitted Parts
+/// that the body shows only as a note ([`add_missing_stubs`]); then checked against the
+/// Contents.
 pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureError> {
-    let preamble_page = pages
+    let preamble_page = preamble_page(pages)?;
+    let contents = read_contents(pages, preamble_page)?;
+    let edition = find_edition(pages).unwrap_or_default();
+    let body_pages: Vec<PageLayout> = pages
+        .iter()
+        .filter(|p| p.number >= preamble_page)
+        .cloned()
+        .collect();
+    let notes = Notes::of(&body_pages);
+    let (blocks, markers, mut warnings) = segment(&body_pages, &contents);
+    let mut provisions: Vec<Provision> = blocks
+        .into_iter()
+        .map(|b| finish_provision(b, &contents, &markers, &notes, &mut warnings))
+        .collect();
+    add_missing_stubs(
+        &contents,
+        &mut provisions,
+        &notes.footnotes,
+        &notes.parsed,
+        &body_pages,
+    );
+    let (missing, duplicates) = against_contents(&contents, &provisions);
+    provisions.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(ParsedDocument {
+        edition,
+        contents,
+        provisions,
+        missing,
+        duplicates,
+        warnings,
+    })
+}
+
+/// The page the Preamble starts on: the body begins there.
+fn preamble_page(pages: &[PageLayout]) -> Result<u32, StructureError> {
+    pages
         .iter()
         .find(|p| {
             p.body
@@ -1058,7 +1197,15 @@ pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureErr
             StructureError::NotConstitution(
                 "no Preamble (\"WE, THE PEOPLE OF INDIA\") found".into(),
             )
-        })?;
+        })
+}
+
+/// The Contents list, from its "CONTENTS" heading to the Preamble. Fewer than 300 Articles
+/// listed means this is not the Constitution.
+fn read_contents(
+    pages: &[PageLayout],
+    preamble_page: u32,
+) -> Result<Vec<ContentsEntry>, StructureError> {
     let contents_pages: Vec<PageLayout> = pages
         .iter()
         .filter(|p| p.number < preamble_page)
@@ -1079,155 +1226,185 @@ pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureErr
             "its Contents list has {n_articles} Articles; the Constitution has over 400"
         )));
     }
-    let edition = find_edition(pages).unwrap_or_default();
+    Ok(contents)
+}
 
-    // Footnotes by (page, number), in document order for "ibid." resolution.
-    let mut footnotes: Vec<Footnote> = Vec::new();
-    for p in pages.iter().filter(|p| p.number >= preamble_page) {
-        footnotes.extend(group_footnotes(p));
+/// The body's footnotes in document order (the order "ibid." is resolved in), each parsed as
+/// an amendment note, and where each is printed.
+struct Notes {
+    footnotes: Vec<Footnote>,
+    /// `footnotes[i]` parsed.
+    parsed: Vec<AmendmentNote>,
+    /// (page, number, a `*` note) → index.
+    by_key: HashMap<(u32, Option<u32>, bool), usize>,
+}
+
+impl Notes {
+    fn of(body_pages: &[PageLayout]) -> Notes {
+        let footnotes: Vec<Footnote> = body_pages.iter().flat_map(group_footnotes).collect();
+        let parsed = parse_footnotes(&footnotes);
+        let by_key = footnotes
+            .iter()
+            .enumerate()
+            .map(|(i, f)| ((f.page, f.number, f.star), i))
+            .collect();
+        Notes {
+            footnotes,
+            parsed,
+            by_key,
+        }
     }
-    let notes: Vec<AmendmentNote> = parse_footnotes(&footnotes);
-    let by_key: HashMap<(u32, Option<u32>, bool), usize> = footnotes
-        .iter()
-        .enumerate()
-        .map(|(i, f)| ((f.page, f.number, f.star), i))
-        .collect();
 
-    let body: Vec<(&Line, f32)> = pages
+    /// The notes a marker refers to. Two adjacent markers print as one number ("12" for 1
+    /// and 2; "42" where only 2 exists): then the single digits that have notes on the page.
+    fn of_marker(&self, m: &MarkerOcc) -> Vec<usize> {
+        let key = (m.page, m.number, m.number.is_none());
+        match self.by_key.get(&key) {
+            Some(&fi) => vec![fi],
+            None => m
+                .number
+                .filter(|n| *n >= 10)
+                .map(|n| {
+                    n.to_string()
+                        .chars()
+                        .filter_map(|d| d.to_digit(10))
+                        .filter_map(|d| self.by_key.get(&(m.page, Some(d), false)).copied())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The body cut into provisions: its lines cleaned of the amendment apparatus
+/// ([`clean_lines`], which records the markers) and walked by the [`Segmenter`]. Returns the
+/// provisions as assembled, the markers, and what the walk warned of.
+fn segment(
+    body_pages: &[PageLayout],
+    contents: &[ContentsEntry],
+) -> (Vec<Builder>, Vec<MarkerOcc>, Vec<String>) {
+    let body: Vec<(&Line, f32)> = body_pages
         .iter()
-        .filter(|p| p.number >= preamble_page)
         .flat_map(|p| p.body.iter().map(move |l| (l, p.width)))
         .collect();
     let mut markers = Vec::new();
     let lines = clean_lines(&body, &mut markers);
-
-    let mut seg = Segmenter {
-        contents: contents.iter().map(|e| (e.id.clone(), e)).collect(),
-        zone: Zone::BeforePreamble,
-        part: None,
-        part_title_open: false,
-        chapter: None,
-        chapter_title_open: false,
-        subheading: None,
-        subheading_open: false,
-        prev_ended: true,
-        last_article: None,
-        last_annex: None,
-        current: None,
-        done: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut seg = Segmenter::new(contents);
     for line in &lines {
         seg.feed(line);
     }
     seg.finish();
-    let mut warnings = seg.warnings;
+    (seg.done, markers, seg.warnings)
+}
 
-    let mut provisions: Vec<Provision> = Vec::with_capacity(seg.done.len());
-    for b in seg.done {
-        let text = b.text.clone();
-        let clauses = label_clauses(b.kind, &b.id, &text, &b.paras, &b.heading_paras);
-        let mut status = Status::InForce;
-        let mut amendments = Vec::new();
-        if b.kind == ProvisionKind::Article && text.trim_start().starts_with("Omitted") {
-            status = Status::Omitted;
-            let mut note = amendment::parse_footnote(text.trim());
-            note.kind = AmendmentKind::Omitted;
-            amendments.push(AmendmentLink {
-                note,
-                clause: None,
-                start: None,
-                end: None,
-                page: b.page_start,
-            });
-        }
-        for (mi, at) in &b.markers {
-            let m = &markers[*mi];
-            let key = (m.page, m.number, m.number.is_none());
-            // Two adjacent markers print as one number ("12" for 1 and 2; "42" where only 2
-            // exists): fall back to the single digits that have notes on the page.
-            let found: Vec<usize> = match by_key.get(&key) {
-                Some(&fi) => vec![fi],
-                None => m
-                    .number
-                    .filter(|n| *n >= 10)
-                    .map(|n| {
-                        n.to_string()
-                            .chars()
-                            .filter_map(|d| d.to_digit(10))
-                            .filter_map(|d| by_key.get(&(m.page, Some(d), false)).copied())
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            };
-            if found.is_empty() {
-                warnings.push(format!(
-                    "p.{}: marker {} in {} has no footnote",
-                    m.page,
-                    m.number
-                        .map(|n| n.to_string())
-                        .unwrap_or_else(|| "*".into()),
-                    b.id
-                ));
-                continue;
-            }
-            for fi in found {
-                let mut note = notes[fi].clone();
-                note.marker = footnotes[fi].number;
-                let provision_clause = at.and_then(|a| {
-                    clauses
-                        .iter()
-                        .filter(|c| c.start <= a && a < c.end.max(c.start + 1))
-                        .min_by_key(|c| c.end - c.start)
-                        .map(|c| c.label.clone())
-                });
-                amendments.push(AmendmentLink {
-                    note,
-                    clause: provision_clause,
-                    start: *at,
-                    end: b.closes.get(mi).copied(),
-                    page: m.page,
-                });
-            }
-        }
-        let this_part = b.part.as_ref().map(|p| p.number.clone());
-        let cross_refs = xref::find_cross_refs(&text, this_part.as_deref())
-            .into_iter()
-            .filter(|r| !matches!(&r.target, XrefTarget::Provision(t) if *t == b.id))
-            .collect();
-        let title = if b.title.is_empty() {
-            contents_title(&contents, &b.id).unwrap_or_default()
-        } else {
-            b.title
-        };
-        provisions.push(Provision {
-            id: b.id,
-            kind: b.kind,
-            number: b.number,
-            title,
-            part: b.part,
-            chapter: b.chapter,
-            subheading: b.subheading,
-            status,
-            page_start: b.page_start,
-            page_end: b.page_end,
-            text,
-            clauses,
-            amendments,
-            cross_refs,
+/// An assembled provision finished: its clauses, its status (an Article whose text is
+/// "Omitted …" is omitted, its note the text), the amendment notes its markers point at, its
+/// cross-references (not to itself), and its title (the Contents' when the body has none).
+fn finish_provision(
+    mut b: Builder,
+    contents: &[ContentsEntry],
+    markers: &[MarkerOcc],
+    notes: &Notes,
+    warnings: &mut Vec<String>,
+) -> Provision {
+    let text = std::mem::take(&mut b.text);
+    let clauses = label_clauses(b.kind, &b.id, &text, &b.paras, &b.heading_paras);
+    let mut status = Status::InForce;
+    let mut amendments = Vec::new();
+    if b.kind == ProvisionKind::Article && text.trim_start().starts_with("Omitted") {
+        status = Status::Omitted;
+        let mut note = amendment::parse_footnote(text.trim());
+        note.kind = AmendmentKind::Omitted;
+        amendments.push(AmendmentLink {
+            note,
+            clause: None,
+            start: None,
+            end: None,
+            page: b.page_start,
         });
     }
-
-    let body_pages: Vec<PageLayout> = pages
-        .iter()
-        .filter(|p| p.number >= preamble_page)
-        .cloned()
+    amendments.extend(amendment_links(&b, &clauses, markers, notes, warnings));
+    let this_part = b.part.as_ref().map(|p| p.number.clone());
+    let cross_refs = xref::find_cross_refs(&text, this_part.as_deref())
+        .into_iter()
+        .filter(|r| !matches!(&r.target, XrefTarget::Provision(t) if *t == b.id))
         .collect();
-    add_missing_stubs(&contents, &mut provisions, &footnotes, &notes, &body_pages);
+    let title = if b.title.is_empty() {
+        contents_title(contents, &b.id).unwrap_or_default()
+    } else {
+        b.title
+    };
+    Provision {
+        id: b.id,
+        kind: b.kind,
+        number: b.number,
+        title,
+        part: b.part,
+        chapter: b.chapter,
+        subheading: b.subheading,
+        status,
+        page_start: b.page_start,
+        page_end: b.page_end,
+        text,
+        clauses,
+        amendments,
+        cross_refs,
+    }
+}
 
-    // Coverage against the Contents.
+/// The amendment notes of a provision's markers, each on the narrowest clause the marker sits
+/// in; a marker without a footnote is a warning.
+fn amendment_links(
+    b: &Builder,
+    clauses: &[Clause],
+    markers: &[MarkerOcc],
+    notes: &Notes,
+    warnings: &mut Vec<String>,
+) -> Vec<AmendmentLink> {
+    let mut links = Vec::new();
+    for (mi, at) in &b.markers {
+        let m = &markers[*mi];
+        let found = notes.of_marker(m);
+        if found.is_empty() {
+            warnings.push(format!(
+                "p.{}: marker {} in {} has no footnote",
+                m.page,
+                m.number
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "*".into()),
+                b.id
+            ));
+            continue;
+        }
+        let clause = at.and_then(|a| {
+            clauses
+                .iter()
+                .filter(|c| c.start <= a && a < c.end.max(c.start + 1))
+                .min_by_key(|c| c.end - c.start)
+                .map(|c| c.label.clone())
+        });
+        for fi in found {
+            let mut note = notes.parsed[fi].clone();
+            note.marker = notes.footnotes[fi].number;
+            links.push(AmendmentLink {
+                note,
+                clause: clause.clone(),
+                start: *at,
+                end: b.closes.get(mi).copied(),
+                page: m.page,
+            });
+        }
+    }
+    links
+}
+
+/// What the Contents lists that the body lacks, and what the body holds twice.
+fn against_contents(
+    contents: &[ContentsEntry],
+    provisions: &[Provision],
+) -> (Vec<RefId>, Vec<RefId>) {
     let mut seen: BTreeMap<RefId, usize> = BTreeMap::new();
-    for p in &provisions {
+    for p in provisions {
         *seen.entry(p.id.clone()).or_default() += 1;
     }
     let missing = contents
@@ -1240,15 +1417,7 @@ pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureErr
         .filter(|(_, n)| **n > 1)
         .map(|(id, _)| id.clone())
         .collect();
-    provisions.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(ParsedDocument {
-        edition,
-        contents,
-        provisions,
-        missing,
-        duplicates,
-        warnings,
-    })
+    (missing, duplicates)
 }
 
 fn contents_title(contents: &[ContentsEntry], id: &RefId) -> Option<String> {
@@ -1544,6 +1713,47 @@ mod tests {
             .ends_with("DEMOCRATIC REPUBLIC\" (w.e.f. 3-1-1977)."));
         assert!(notes[1].text.starts_with("Subs. by s. 2, ibid."));
         assert!(notes[2].text.starts_with("Ins. by"));
+    }
+
+    #[test]
+    fn a_marker_finds_its_note_or_the_notes_of_its_merged_digits() {
+        let mk = |x0: f32, s: &str| line(32, x0, vec![t(s)]);
+        let page = PageLayout {
+            number: 32,
+            width: 612.0,
+            body_size: 9.12,
+            body: vec![],
+            footnotes: vec![
+                mk(
+                    162.0,
+                    "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2.",
+                ),
+                mk(
+                    162.0,
+                    "2. Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2.",
+                ),
+                mk(
+                    162.0,
+                    "* Omitted by the Constitution (Seventh Amendment) Act, 1956, s. 29.",
+                ),
+            ],
+        };
+        let notes = Notes::of(&[page]);
+        assert_eq!(notes.parsed.len(), 3);
+        let marker = |number| MarkerOcc { page: 32, number };
+        assert_eq!(notes.of_marker(&marker(Some(2))), [1]);
+        assert_eq!(notes.of_marker(&marker(None)), [2]);
+        // "12" printed for markers 1 and 2 side by side; "42" where only 2 has a note.
+        assert_eq!(notes.of_marker(&marker(Some(12))), [0, 1]);
+        assert_eq!(notes.of_marker(&marker(Some(42))), [1]);
+        // A single digit without a note is not split further; another page's notes never count.
+        assert!(notes.of_marker(&marker(Some(7))).is_empty());
+        assert!(notes
+            .of_marker(&MarkerOcc {
+                page: 33,
+                number: Some(1)
+            })
+            .is_empty());
     }
 
     #[test]
