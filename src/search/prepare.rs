@@ -7,6 +7,7 @@ use nyaya_ingest::refid::{find_refs, UserRef};
 
 use super::{gloss, glossary, ms, spell, split, Glossary, Models, SearchRun, Timings};
 use crate::error::AppResult;
+use crate::language::Language;
 
 /// A question as the legs read it (ADR 0004, 0013).
 pub(super) struct PreparedQuestion {
@@ -35,90 +36,42 @@ pub(super) struct PreparedQuestion {
 pub(super) async fn prepare_question(
     run: &SearchRun<'_>,
     query: &str,
-    language: crate::language::Language,
+    language: Language,
     timings: &mut Timings,
 ) -> AppResult<PreparedQuestion> {
-    let (pool, models, opts, doc) = run.parts();
-    // Misspelt words of an English question are searched as the text's nearest words; the
-    // scope rules read the question as typed, and the response lists what was put right.
+    let opts = run.opts;
     let t = Instant::now();
-    let (spelled, spelling) = if opts.spelling && language == crate::language::Language::English {
-        let speller = models
-            .spelling
-            .get(pool, doc, || known_words(models))
-            .await?;
-        speller.correct(query)
-    } else {
-        (query.to_string(), Vec::new())
-    };
+    let (spelled, spelling) = correct_spelling(run, query, language).await?;
     timings.spell = ms(t);
-    if !spelling.is_empty() {
-        tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
-    }
     // An English question's Hindi words in Latin letters ("umar", "Rajyapal") are searched as
     // their English, in place ([`gloss::HindiGlossary::translate_latin`]).
-    let (translated, hinglish) = if language == crate::language::Language::English {
+    let (query, hinglish) = if language == Language::English {
         let (text, english) = gloss::english_question(&spelled);
         (text, english.into_iter().map(str::to_string).collect())
     } else {
         (spelled, Vec::new())
     };
-    let query = translated.as_str();
-
-    let glossary = Glossary::builtin();
-    let expand = |text: &str| -> (String, glossary::Expansion) {
-        if opts.glossary {
-            let e = glossary.expand(text);
-            (e.expanded_query(text), e)
-        } else {
-            (text.to_string(), glossary::Expansion::default())
-        }
-    };
-    // A question in Hindi carries the English words for its terms too ([`gloss`]), so that
-    // the English glossary and the lexical leg can read it.
-    let gloss: Vec<String> = if language.hindi() {
-        gloss::HindiGlossary::builtin()
-            .gloss(query)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let gloss = hindi_gloss(&query, language);
     let glossed = if gloss.is_empty() {
-        query.to_string()
+        query.clone()
     } else {
         format!("{} ({})", query.trim_end(), gloss.join("; "))
     };
-    // Romanised Hindi reaches MiniLM as its English words only (glossary-expanded): its Hindi
-    // terms' English and the words the text uses ("rajya sabha", "retirement age"); MiniLM
-    // reads the Hindi ones as noise (ADR 0013).
-    let romanised_english =
-        if language == crate::language::Language::RomanisedHindi && opts.mode.dense() {
-            let speller = models
-                .spelling
-                .get(pool, doc, || known_words(models))
-                .await?;
-            Some(gloss::romanised_english(query, |w| speller.in_text(w)))
-                .filter(|e| !e.is_empty())
-                .map(|e| expand(&e).0)
-        } else {
-            None
-        };
+    let romanised_english = romanised_english(run, &query, language).await?;
     // The whole question first, then its parts; every text goes through both legs.
-    let (whole, expansion) = expand(&glossed);
+    let (whole, expansion) = expand(opts.glossary, &glossed);
     let parts = if opts.split {
-        split::sub_queries(query)
+        split::sub_queries(&query)
     } else {
         Vec::new()
     };
     let texts: Vec<String> = std::iter::once(whole)
-        .chain(parts.iter().map(|p| expand(p).0))
+        .chain(parts.iter().map(|p| expand(opts.glossary, p).0))
         .collect();
-    let named = find_refs(&translated).into_iter().map(|(r, _)| r).collect();
+    let named = find_refs(&query).into_iter().map(|(r, _)| r).collect();
     Ok(PreparedQuestion {
         named,
-        query: translated,
+        query,
         spelling,
         gloss,
         hinglish,
@@ -127,6 +80,75 @@ pub(super) async fn prepare_question(
         parts,
         texts,
     })
+}
+
+/// Misspelt words of an English question searched as the text's nearest words; the response
+/// lists what was put right.
+async fn correct_spelling(
+    run: &SearchRun<'_>,
+    query: &str,
+    language: Language,
+) -> AppResult<(String, Vec<spell::Correction>)> {
+    let (pool, models, opts, doc) = run.parts();
+    if !(opts.spelling && language == Language::English) {
+        return Ok((query.to_string(), Vec::new()));
+    }
+    let speller = models
+        .spelling
+        .get(pool, doc, || known_words(models))
+        .await?;
+    let (spelled, spelling) = speller.correct(query);
+    if !spelling.is_empty() {
+        tracing::info!(corrections = ?spelling, "misspelt words searched as the text's");
+    }
+    Ok((spelled, spelling))
+}
+
+/// A question in Hindi carries the English words for its terms too ([`gloss`]), so that the
+/// English glossary and the lexical leg can read it; none for another language.
+fn hindi_gloss(query: &str, language: Language) -> Vec<String> {
+    if !language.hindi() {
+        return Vec::new();
+    }
+    gloss::HindiGlossary::builtin()
+        .gloss(query)
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Romanised Hindi reaches MiniLM as its English words only (glossary-expanded): its Hindi
+/// terms' English and the words the text uses ("rajya sabha", "retirement age"); MiniLM
+/// reads the Hindi ones as noise (ADR 0013). None for another language, or without a dense
+/// leg.
+async fn romanised_english(
+    run: &SearchRun<'_>,
+    query: &str,
+    language: Language,
+) -> AppResult<Option<String>> {
+    let (pool, models, opts, doc) = run.parts();
+    if !(language == Language::RomanisedHindi && opts.mode.dense()) {
+        return Ok(None);
+    }
+    let speller = models
+        .spelling
+        .get(pool, doc, || known_words(models))
+        .await?;
+    Ok(
+        Some(gloss::romanised_english(query, |w| speller.in_text(w)))
+            .filter(|e| !e.is_empty())
+            .map(|e| expand(opts.glossary, &e).0),
+    )
+}
+
+/// `text` with the glossary's words added, and what was added (nothing when `on` is false).
+fn expand(on: bool, text: &str) -> (String, glossary::Expansion) {
+    if on {
+        let e = Glossary::builtin().expand(text);
+        (e.expanded_query(text), e)
+    } else {
+        (text.to_string(), glossary::Expansion::default())
+    }
 }
 
 /// Words that are words though an edition's text may not use them: the embedder's whole
