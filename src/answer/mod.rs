@@ -339,15 +339,7 @@ pub async fn ask(
     let started = Instant::now();
     // The raw question goes no further than this line.
     let question = scrub::scrub(&req.question).text;
-    let history: Vec<Turn> = req
-        .history
-        .iter()
-        .map(|t| Turn {
-            question: scrub::scrub(&t.question).text,
-            refs: t.refs.clone(),
-            answer: None,
-        })
-        .collect();
+    let history = scrubbed_history(&req.history);
     let mode = req.mode.unwrap_or(a.default_mode);
     let mut run = Run {
         a,
@@ -406,21 +398,12 @@ pub async fn ask(
     }
 
     // 6. Quote; a refusal when nothing quotable shares a word with the question.
-    let t = Instant::now();
-    let groups = quote_groups(&routing, &searches, run.language);
-    let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
-    let (picks, citations) = quote_groups_text(a, document_id, &groups).await?;
-    run.timings.quote = ms(t);
-    let unsupported = if citations.is_empty() {
-        Some(NOTHING_QUOTABLE)
-    } else if !shown_spans_share_a_word(&run, &routing, &searches, &picks, &citations) {
-        Some(NO_SHARED_WORD)
-    } else {
-        None
+    let (picks, citations) = match quote(&mut run, &routing, &searches).await? {
+        Ok(quoted) => quoted,
+        Err(reason) => {
+            return finish_refusal(&mut run, routing, reason.into(), Some(view), retrieved).await
+        }
     };
-    if let Some(reason) = unsupported {
-        return finish_refusal(&mut run, routing, reason.into(), Some(view), retrieved).await;
-    }
     run.emit(AskEvent::Citations(citations.clone()));
     let framing = messages::framing(run.language);
     let suggestions = if routing.route == Route::Ambiguous {
@@ -433,13 +416,10 @@ pub async fn ask(
 
     // 7. LLM prose, guarded; or the extractive answer.
     let prose = match (mode, &llm) {
-        (AnswerMode::Llm, None) => Prose {
-            degraded_reason: Some("no LLM is configured (NYAYA_LLM_BASE_URL)".to_string()),
-            ..Prose::default()
-        },
         (AnswerMode::Llm, Some(llm)) => {
             llm_prose(a, &mut run, llm, &citations, main, &retrieved).await?
         }
+        (AnswerMode::Llm, None) => Prose::without_llm(),
         (AnswerMode::Extractive, _) => Prose::default(),
     };
     let (answer, final_citations) = prose.text.unwrap_or((extractive, citations));
@@ -549,6 +529,39 @@ fn not_covered(routing: &Routing, searches: &[(Option<String>, SearchResponse)])
     )
 }
 
+/// The earlier turns of a conversation, each question scrubbed as the question is.
+fn scrubbed_history(history: &[Turn]) -> Vec<Turn> {
+    history
+        .iter()
+        .map(|t| Turn {
+            question: scrub::scrub(&t.question).text,
+            refs: t.refs.clone(),
+            answer: None,
+        })
+        .collect()
+}
+
+/// The quotes of the provisions to show, and their citations; or why none can be shown:
+/// nothing quotable, or nothing shown shares a word with the question.
+async fn quote(
+    run: &mut Run<'_>,
+    routing: &Routing,
+    searches: &[(Option<String>, SearchResponse)],
+) -> AppResult<Result<(Vec<Pick>, Vec<Citation>), &'static str>> {
+    let t = Instant::now();
+    let groups = quote_groups(routing, searches, run.language);
+    let document_id = run.edition.as_ref().ok_or(AppError::NoCorpus)?.document_id;
+    let (picks, citations) = quote_groups_text(run.a, document_id, &groups).await?;
+    run.timings.quote = ms(t);
+    Ok(if citations.is_empty() {
+        Err(NOTHING_QUOTABLE)
+    } else if !shown_spans_share_a_word(run, routing, searches, &picks, &citations) {
+        Err(NO_SHARED_WORD)
+    } else {
+        Ok((picks, citations))
+    })
+}
+
 /// Whether the provisions shown share a word with what was asked ([`support`]): the question,
 /// what each search read in it (the glossaries' words, spelling corrections, a follow-up's
 /// rewritten query), against the span each provision competed with ([`Pick::compared`], not
@@ -593,6 +606,16 @@ struct Prose {
     /// Why the extractive answer stands in llm mode (no model, a failed call, nothing survived).
     degraded_reason: Option<String>,
     guards: GuardCounts,
+}
+
+impl Prose {
+    /// llm mode with no model configured: the extractive answer, saying why.
+    fn without_llm() -> Prose {
+        Prose {
+            degraded_reason: Some("no LLM is configured (NYAYA_LLM_BASE_URL)".to_string()),
+            ..Prose::default()
+        }
+    }
 }
 
 /// The LLM's prose over the numbered citations, then the guards: unsupported citations
