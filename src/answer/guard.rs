@@ -114,6 +114,10 @@ pub fn guard(answer: &str, excerpts: &[Excerpt], retrieved: &[String]) -> Guarde
     }
 }
 
+/// One sentence of the LLM's prose through the guards, or None when it must go: its
+/// bracketed citations checked ([`bracketed_citations`]), the provisions it names in prose
+/// ([`names_only_retrieved`]), its quotations ([`with_checked_quotes`]) and its figures
+/// ([`figures_from_the_text`]). Each reason a sentence goes is counted.
 fn guard_sentence(
     sentence: &str,
     excerpts: &[Excerpt],
@@ -121,7 +125,34 @@ fn guard_sentence(
     supported_numbers: &BTreeSet<u64>,
     counts: &mut GuardCounts,
 ) -> Option<String> {
-    // 1. Bracketed citations: keep valid [n], map [Art. N] to its [n], strip the rest.
+    let (s, stripped) = bracketed_citations(sentence, excerpts);
+    counts.stripped_citations += stripped;
+    // A sentence whose every citation was stripped has lost its support: it goes too.
+    if stripped > 0 && !MARKER.is_match(&s) {
+        return None;
+    }
+    let unknown = names_only_retrieved(&s, retrieved);
+    if unknown > 0 {
+        counts.stripped_citations += unknown;
+        return None;
+    }
+    let Some(s) = with_checked_quotes(s, excerpts) else {
+        counts.dropped_quotes += 1;
+        return None;
+    };
+    if !figures_from_the_text(&s, supported_numbers) {
+        counts.dropped_figures += 1;
+        return None;
+    }
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let s = s.replace(" .", ".").replace(" ,", ",");
+    (!s.trim().is_empty()).then_some(s)
+}
+
+/// Bracketed citations: a valid `[n]` kept, `[Art. N]` mapped to its excerpt's `[n]`, any
+/// other citation stripped (`[sic]`, not a citation, stays). Returns the sentence and how
+/// many citations were stripped.
+fn bracketed_citations(sentence: &str, excerpts: &[Excerpt]) -> (String, usize) {
     let mut stripped = 0;
     let s = BRACKET
         .replace_all(sentence, |c: &regex::Captures| {
@@ -165,40 +196,39 @@ fn guard_sentence(
             }
         })
         .into_owned();
-    counts.stripped_citations += stripped;
-    // A sentence whose every citation was stripped has lost its support: it goes too.
-    if stripped > 0 && !MARKER.is_match(&s) {
-        return None;
-    }
+    (s, stripped)
+}
 
-    // 2. A provision named in prose must be one retrieval returned.
-    let prose = MARKER.replace_all(&s, "");
-    let unknown = find_refs(&prose)
+/// How many provisions the sentence names in prose (outside its `[n]` markers) that
+/// retrieval did not return: a provision named must be one retrieved.
+fn names_only_retrieved(s: &str, retrieved: &[String]) -> usize {
+    let prose = MARKER.replace_all(s, "");
+    find_refs(&prose)
         .into_iter()
         .filter(|(r, _)| !retrieved.iter().any(|id| id == r.id.as_str()))
-        .count();
-    if unknown > 0 {
-        counts.stripped_citations += unknown;
-        return None;
-    }
+        .count()
+}
 
-    // 3. Quotes must be verbatim in the provision they cite (or, uncited, in one given).
+/// The sentence when every quotation in it (three words or more) is verbatim in a provision
+/// it cites, or, when it cites none, in one given (and then it gets that one's marker); None
+/// when one is not.
+fn with_checked_quotes(s: String, excerpts: &[Excerpt]) -> Option<String> {
     let cited: Vec<&Excerpt> = MARKER
         .captures_iter(&s)
         .filter_map(|c| c[1].parse::<usize>().ok())
         .filter_map(|n| excerpts.iter().find(|e| e.n == n))
         .collect();
+    let pool: Vec<&Excerpt> = if cited.is_empty() {
+        excerpts.iter().collect()
+    } else {
+        cited.clone()
+    };
     let mut s = s;
     for c in QUOTED.captures_iter(&s.clone()) {
         let q = c.get(1).or(c.get(2)).map(|m| m.as_str()).unwrap_or("");
         if q.split_whitespace().count() < 3 {
             continue; // a word in quotes ("the State") is not a quotation
         }
-        let pool: Vec<&Excerpt> = if cited.is_empty() {
-            excerpts.iter().collect()
-        } else {
-            cited.clone()
-        };
         match pool
             .iter()
             .find(|e| quote::is_verbatim(q, &e.provision_text))
@@ -209,29 +239,23 @@ fn guard_sentence(
                 s = s.replacen(whole, &format!("{whole} [{}]", e.n), 1);
             }
             Some(_) => {}
-            None => {
-                counts.dropped_quotes += 1;
-                return None;
-            }
+            None => return None,
         }
     }
+    Some(s)
+}
 
-    // 4. Figures must come from the text.
-    let mut bare = MARKER.replace_all(&s, " ").into_owned();
+/// Whether every figure of the sentence (its markers, provision numbers and clause labels
+/// aside) is one the excerpts contain.
+fn figures_from_the_text(s: &str, supported_numbers: &BTreeSet<u64>) -> bool {
+    let mut bare = MARKER.replace_all(s, " ").into_owned();
     for (_, span) in find_refs(&bare.clone()).into_iter().rev() {
         bare.replace_range(span, " ");
     }
     let bare = CLAUSE_LABEL.replace_all(&bare, " ");
-    if numbers_in(&bare)
+    numbers_in(&bare)
         .iter()
-        .any(|n| !supported_numbers.contains(n))
-    {
-        counts.dropped_figures += 1;
-        return None;
-    }
-    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let s = s.replace(" .", ".").replace(" ,", ",");
-    (!s.trim().is_empty()).then_some(s)
+        .all(|n| supported_numbers.contains(n))
 }
 
 /// Sentences of a paragraph: ends at `.`, `?`, `!` followed by a space or the end, outside
