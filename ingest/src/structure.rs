@@ -1687,22 +1687,29 @@ mod tests {
         );
     }
 
-    #[test]
-    fn footnotes_group_by_number_with_odd_spacing() {
-        // p.32: "2 . Subs. by s. 2, ibid." has a space before the full stop; p.42: "2Ins." none.
-        let mk = |x0: f32, s: &str| line(32, x0, vec![t(s)]);
-        let page = PageLayout {
+    /// Page 32 with these footnote lines (left edge, text) and no body.
+    fn footnote_page(lines: &[(f32, &str)]) -> PageLayout {
+        PageLayout {
             number: 32,
             width: 612.0,
             body_size: 9.12,
             body: vec![],
-            footnotes: vec![
-                mk(162.0, "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2, for \"SOVEREIGN"),
-                mk(170.4, "DEMOCRATIC REPUBLIC\" (w.e.f. 3-1-1977)."),
-                mk(162.0, "2 . Subs. by s. 2, ibid., for \"Unity of the Nation\" (w.e.f. 3-1-1977)."),
-                mk(162.0, "3Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2 (w.e.f. 1-4-2010)."),
-            ],
-        };
+            footnotes: lines
+                .iter()
+                .map(|(x0, s)| line(32, *x0, vec![t(s)]))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn footnotes_group_by_number_with_odd_spacing() {
+        // p.32: "2 . Subs. by s. 2, ibid." has a space before the full stop; p.42: "2Ins." none.
+        let page = footnote_page(&[
+            (162.0, "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2, for \"SOVEREIGN"),
+            (170.4, "DEMOCRATIC REPUBLIC\" (w.e.f. 3-1-1977)."),
+            (162.0, "2 . Subs. by s. 2, ibid., for \"Unity of the Nation\" (w.e.f. 3-1-1977)."),
+            (162.0, "3Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2 (w.e.f. 1-4-2010)."),
+        ]);
         let notes = group_footnotes(&page);
         assert_eq!(
             notes.iter().map(|n| n.number).collect::<Vec<_>>(),
@@ -1717,27 +1724,20 @@ mod tests {
 
     #[test]
     fn a_marker_finds_its_note_or_the_notes_of_its_merged_digits() {
-        let mk = |x0: f32, s: &str| line(32, x0, vec![t(s)]);
-        let page = PageLayout {
-            number: 32,
-            width: 612.0,
-            body_size: 9.12,
-            body: vec![],
-            footnotes: vec![
-                mk(
-                    162.0,
-                    "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2.",
-                ),
-                mk(
-                    162.0,
-                    "2. Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2.",
-                ),
-                mk(
-                    162.0,
-                    "* Omitted by the Constitution (Seventh Amendment) Act, 1956, s. 29.",
-                ),
-            ],
-        };
+        let page = footnote_page(&[
+            (
+                162.0,
+                "1. Subs. by the Constitution (Forty-second Amendment) Act, 1976, s.2.",
+            ),
+            (
+                162.0,
+                "2. Ins. by the Constitution (Eighty-sixth Amendment) Act, 2002, s. 2.",
+            ),
+            (
+                162.0,
+                "* Omitted by the Constitution (Seventh Amendment) Act, 1956, s. 29.",
+            ),
+        ]);
         let notes = Notes::of(&[page]);
         assert_eq!(notes.parsed.len(), 3);
         let marker = |number| MarkerOcc { page: 32, number };
