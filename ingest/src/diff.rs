@@ -240,26 +240,104 @@ static RUNNING_HEAD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("pattern")
 });
 
-/// Compares two parsed editions. `old` is the earlier one.
+/// Compares two parsed editions. `old` is the earlier one. Each provision of the newer
+/// edition is judged against its namesake in the older ([`judge`]), with the amendments the
+/// newer footnotes record since the older edition ([`AmendmentWindow::acts`]); then the
+/// provisions in force in the older edition that the newer lacks are omitted.
 pub fn compare(old: &ParsedDocument, new: &ParsedDocument) -> EditionDiff {
-    let old_date = edition_date(&old.edition);
-    let new_date = edition_date(&new.edition);
-    let old_max_amendment = old
-        .provisions
-        .iter()
-        .flat_map(|p| &p.amendments)
-        .filter_map(|l| l.note.amendment_number)
-        .max();
-    let later = |p: &Provision| -> Vec<ActNote> {
+    let window = AmendmentWindow::between(old, new);
+    let olds: BTreeMap<&RefId, &Provision> = old.provisions.iter().map(|p| (&p.id, p)).collect();
+    let mut changes = Vec::new();
+    let mut unchanged = 0;
+    for p in &new.provisions {
+        let acts = window.acts(p);
+        match judge(olds.get(&p.id).copied(), p, !acts.is_empty()) {
+            Verdict::Changed {
+                kind,
+                titles,
+                words,
+            } => {
+                let (title_from, title_to) = titles.unzip();
+                changes.push(ProvisionChange {
+                    id: p.id.clone(),
+                    kind,
+                    heading: p.heading_line(),
+                    title_from,
+                    title_to,
+                    words,
+                    acts,
+                });
+            }
+            Verdict::Unchanged => unchanged += 1,
+            Verdict::NotCounted => {}
+        }
+    }
+    let news: BTreeMap<&RefId, &Provision> = new.provisions.iter().map(|p| (&p.id, p)).collect();
+    changes.extend(
+        old.provisions
+            .iter()
+            .filter(|o| !news.contains_key(&o.id) && o.status == Status::InForce)
+            .map(|o| ProvisionChange {
+                id: o.id.clone(),
+                kind: ChangeKind::Omitted,
+                heading: o.heading_line(),
+                title_from: None,
+                title_to: None,
+                words: Vec::new(),
+                acts: Vec::new(),
+            }),
+    );
+    EditionDiff {
+        from: EditionName {
+            label: old.edition.clone(),
+            date: window.old_date,
+        },
+        to: EditionName {
+            label: new.edition.clone(),
+            date: window.new_date,
+        },
+        unchanged,
+        changes,
+    }
+}
+
+/// What came between two editions: the older one's date and highest amendment, the newer
+/// one's date.
+struct AmendmentWindow {
+    old_date: Option<String>,
+    new_date: Option<String>,
+    old_max_amendment: Option<u32>,
+}
+
+impl AmendmentWindow {
+    fn between(old: &ParsedDocument, new: &ParsedDocument) -> AmendmentWindow {
+        AmendmentWindow {
+            old_date: edition_date(&old.edition),
+            new_date: edition_date(&new.edition),
+            old_max_amendment: old
+                .provisions
+                .iter()
+                .flat_map(|p| &p.amendments)
+                .filter_map(|l| l.note.amendment_number)
+                .max(),
+        }
+    }
+
+    /// The Acts the newer edition's footnotes on `p` record after the older edition: an
+    /// amendment numbered above the older edition's highest, or in force between the two
+    /// dates. Editorial notes never count; each Act once.
+    fn acts(&self, p: &Provision) -> Vec<ActNote> {
         let mut acts: Vec<ActNote> = Vec::new();
         for l in &p.amendments {
             let n = &l.note;
             let Some(instrument) = n.instrument.clone() else {
                 continue;
             };
-            let after_number =
-                matches!((n.amendment_number, old_max_amendment), (Some(a), Some(m)) if a > m);
-            let after_date = match (&n.effective_from, &old_date, &new_date) {
+            let after_number = matches!(
+                (n.amendment_number, self.old_max_amendment),
+                (Some(a), Some(m)) if a > m
+            );
+            let after_date = match (&n.effective_from, &self.old_date, &self.new_date) {
                 (Some(d), Some(o), Some(nw)) => {
                     d.as_str() > o.as_str() && d.as_str() <= nw.as_str()
                 }
@@ -280,92 +358,65 @@ pub fn compare(old: &ParsedDocument, new: &ParsedDocument) -> EditionDiff {
             }
         }
         acts
+    }
+}
+
+/// What became of one provision of the newer edition.
+#[derive(Debug, PartialEq)]
+enum Verdict {
+    Changed {
+        kind: ChangeKind,
+        /// (older, newer) marginal titles, when they differ.
+        titles: Option<(String, String)>,
+        words: Vec<WordRun>,
+    },
+    Unchanged,
+    /// A stub of an omitted provision that the older edition did not have: neither.
+    NotCounted,
+}
+
+/// `p` of the newer edition against `old`, its namesake in the older (None: it had none).
+/// `amended`: the newer footnotes record an amendment to it since the older edition. Layout
+/// differences (`comparable`) are not changes; words that only moved are not either, unless
+/// an amendment says they changed.
+fn judge(old: Option<&Provision>, p: &Provision, amended: bool) -> Verdict {
+    let changed = |kind| Verdict::Changed {
+        kind,
+        titles: None,
+        words: Vec::new(),
     };
-    let olds: BTreeMap<&RefId, &Provision> = old.provisions.iter().map(|p| (&p.id, p)).collect();
-    let mut changes = Vec::new();
-    let mut unchanged = 0;
-    for p in &new.provisions {
-        let acts = later(p);
-        let change = |kind, title_from, title_to, words| ProvisionChange {
-            id: p.id.clone(),
-            kind,
-            heading: p.heading_line(),
-            title_from,
-            title_to,
-            words,
-            acts: acts.clone(),
-        };
-        let Some(o) = olds.get(&p.id) else {
-            if p.status == Status::InForce {
-                changes.push(change(ChangeKind::Inserted, None, None, Vec::new()));
-            }
-            continue;
-        };
-        match (o.status, p.status) {
-            (Status::Omitted, Status::InForce) => {
-                changes.push(change(ChangeKind::Inserted, None, None, Vec::new()));
-                continue;
-            }
-            (Status::InForce, Status::Omitted) => {
-                changes.push(change(ChangeKind::Omitted, None, None, Vec::new()));
-                continue;
-            }
-            // Two stubs ("Omitted by the Constitution (Seventh Amendment) Act, 1956 …"): the
-            // law is the same; their wording is the editors'.
-            (Status::Omitted, Status::Omitted) => {
-                unchanged += 1;
-                continue;
-            }
-            _ => {}
-        }
-        let (a, b) = (comparable(&o.text), comparable(&p.text));
-        let titles_differ = comparable(&o.title) != comparable(&p.title);
-        if (a == b || (acts.is_empty() && same_words_reordered(&a, &b))) && !titles_differ {
-            unchanged += 1;
-            continue;
-        }
-        let words = if a == b {
-            Vec::new()
+    let Some(o) = old else {
+        return if p.status == Status::InForce {
+            changed(ChangeKind::Inserted)
         } else {
-            word_runs(&a, &b)
+            Verdict::NotCounted
         };
-        let (title_from, title_to) = if titles_differ {
-            (Some(o.title.clone()), Some(p.title.clone()))
-        } else {
-            (None, None)
-        };
-        let kind = if a != b && !acts.is_empty() {
+    };
+    match (o.status, p.status) {
+        (Status::Omitted, Status::InForce) => return changed(ChangeKind::Inserted),
+        (Status::InForce, Status::Omitted) => return changed(ChangeKind::Omitted),
+        // Two stubs ("Omitted by the Constitution (Seventh Amendment) Act, 1956 …"): the
+        // law is the same; their wording is the editors'.
+        (Status::Omitted, Status::Omitted) => return Verdict::Unchanged,
+        _ => {}
+    }
+    let (a, b) = (comparable(&o.text), comparable(&p.text));
+    let titles_differ = comparable(&o.title) != comparable(&p.title);
+    if (a == b || (!amended && same_words_reordered(&a, &b))) && !titles_differ {
+        return Verdict::Unchanged;
+    }
+    Verdict::Changed {
+        kind: if a != b && amended {
             ChangeKind::Amended
         } else {
             ChangeKind::Revised
-        };
-        changes.push(change(kind, title_from, title_to, words));
-    }
-    let news: BTreeMap<&RefId, &Provision> = new.provisions.iter().map(|p| (&p.id, p)).collect();
-    for o in &old.provisions {
-        if !news.contains_key(&o.id) && o.status == Status::InForce {
-            changes.push(ProvisionChange {
-                id: o.id.clone(),
-                kind: ChangeKind::Omitted,
-                heading: o.heading_line(),
-                title_from: None,
-                title_to: None,
-                words: Vec::new(),
-                acts: Vec::new(),
-            });
-        }
-    }
-    EditionDiff {
-        from: EditionName {
-            label: old.edition.clone(),
-            date: old_date,
         },
-        to: EditionName {
-            label: new.edition.clone(),
-            date: new_date,
+        titles: titles_differ.then(|| (o.title.clone(), p.title.clone())),
+        words: if a == b {
+            Vec::new()
+        } else {
+            word_runs(&a, &b)
         },
-        unchanged,
-        changes,
     }
 }
 
@@ -457,6 +508,96 @@ mod tests {
         assert!(same_words_reordered(a, b));
         assert!(!same_words_reordered("the tax; or", "the tax; and"));
         assert!(!same_words_reordered("a a b", "a b b"));
+    }
+
+    fn article(title: &str, text: &str, status: Status) -> Provision {
+        Provision {
+            id: "3".parse().unwrap(),
+            kind: crate::refid::ProvisionKind::Article,
+            number: "3".into(),
+            title: title.into(),
+            part: None,
+            chapter: None,
+            subheading: None,
+            status,
+            page_start: 1,
+            page_end: 1,
+            text: text.into(),
+            clauses: Vec::new(),
+            amendments: Vec::new(),
+            cross_refs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_provision_is_judged_against_its_namesake() {
+        let in_force = |title, text| article(title, text, Status::InForce);
+        let stub = article(
+            "",
+            "Omitted by the Constitution (Seventh Amendment) Act.",
+            Status::Omitted,
+        );
+        let p = in_force(
+            "Formation of new States",
+            "Parliament may by law form a new State.",
+        );
+        let kind = |v: Verdict| match v {
+            Verdict::Changed { kind, .. } => Some(kind),
+            _ => None,
+        };
+        // No namesake: inserted when in force; a stub is counted neither way.
+        assert_eq!(kind(judge(None, &p, false)), Some(ChangeKind::Inserted));
+        assert_eq!(judge(None, &stub, false), Verdict::NotCounted);
+        // Stub to text and back; two stubs are the same law.
+        assert_eq!(
+            kind(judge(Some(&stub), &p, false)),
+            Some(ChangeKind::Inserted)
+        );
+        assert_eq!(
+            kind(judge(Some(&p), &stub, false)),
+            Some(ChangeKind::Omitted)
+        );
+        assert_eq!(judge(Some(&stub), &stub, false), Verdict::Unchanged);
+        // Layout is not a change; words moved are not either, unless an Act amended it.
+        let spaced = in_force(
+            "Formation of new States",
+            "Parliament  may by law form a new State .",
+        );
+        assert_eq!(judge(Some(&spaced), &p, false), Verdict::Unchanged);
+        let moved = in_force(
+            "Formation of new States",
+            "Parliament may form by law a new State.",
+        );
+        assert_eq!(judge(Some(&moved), &p, false), Verdict::Unchanged);
+        assert_eq!(
+            kind(judge(Some(&moved), &p, true)),
+            Some(ChangeKind::Amended)
+        );
+        // New words without an Act are a revision in printing; a new title is shown.
+        let worded = in_force(
+            "Formation of new States",
+            "Parliament may by law form a new Union territory.",
+        );
+        assert_eq!(
+            kind(judge(Some(&worded), &p, false)),
+            Some(ChangeKind::Revised)
+        );
+        let retitled = in_force("New States", "Parliament may by law form a new State.");
+        match judge(Some(&retitled), &p, false) {
+            Verdict::Changed {
+                kind,
+                titles,
+                words,
+            } => {
+                assert_eq!(kind, ChangeKind::Revised);
+                assert_eq!(
+                    titles,
+                    Some(("New States".into(), "Formation of new States".into()))
+                );
+                assert!(words.is_empty());
+            }
+            v => panic!("{v:?}"),
+        }
     }
 
     #[test]
