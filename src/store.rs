@@ -1069,89 +1069,105 @@ async fn load_provisions(
     .await?;
     let mut by_ref: std::collections::HashMap<String, Provision> = Default::default();
     let mut order = Vec::with_capacity(rows.len());
-    for r in rows {
-        let ref_id: String = r.get("ref_id");
-        let (Ok(id), Some(kind), Some(status)) = (
-            ref_id.parse::<RefId>(),
-            stored_enum(r.get::<&str, _>("kind")),
-            stored_enum(r.get::<&str, _>("status")),
-        ) else {
-            continue;
-        };
-        let part =
-            r.get::<Option<String>, _>("part_number")
-                .map(|number| nyaya_ingest::model::PartInfo {
-                    number,
-                    title: r.get::<Option<String>, _>("part_title").unwrap_or_default(),
-                });
-        order.push(ref_id.clone());
-        by_ref.insert(
-            ref_id,
-            Provision {
-                id,
-                kind,
-                number: r.get("number"),
-                title: r.get("title"),
-                part,
-                chapter: r.get("chapter"),
-                subheading: r.get("subheading"),
-                status,
-                page_start: r.get::<i32, _>("page_start").max(0) as u32,
-                page_end: r.get::<i32, _>("page_end").max(0) as u32,
-                text: r.get("text"),
-                clauses: Vec::new(),
-                amendments: Vec::new(),
-                cross_refs: Vec::new(),
-            },
-        );
-    }
-    for c in clauses {
-        let Some(p) = by_ref.get_mut(c.get::<&str, _>("ref_id")) else {
-            continue;
-        };
-        if let Some(kind) = stored_enum(c.get::<&str, _>("kind")) {
-            p.clauses.push(nyaya_ingest::model::Clause {
-                label: c.get("label"),
-                kind,
-                start: c.get::<i32, _>("start_char").max(0) as usize,
-                end: c.get::<i32, _>("end_char").max(0) as usize,
-            });
+    for r in &rows {
+        if let Some(p) = provision_from_row(r) {
+            let ref_id: String = r.get("ref_id");
+            order.push(ref_id.clone());
+            by_ref.insert(ref_id, p);
         }
     }
-    for n in notes {
-        let Some(p) = by_ref.get_mut(n.get::<&str, _>("ref_id")) else {
-            continue;
-        };
-        let Some(kind) = stored_enum(n.get::<&str, _>("kind")) else {
-            continue;
-        };
-        let offset = |col: &str| n.get::<Option<i32>, _>(col).map(|v| v.max(0) as usize);
-        p.amendments.push(nyaya_ingest::model::AmendmentLink {
-            note: nyaya_ingest::amendment::AmendmentNote {
-                marker: n.get::<Option<i32>, _>("marker").map(|m| m.max(0) as u32),
-                kind,
-                instrument: n.get("instrument"),
-                amendment_number: n
-                    .get::<Option<i32>, _>("amendment_number")
-                    .map(|m| m.max(0) as u32),
-                section: n.get("section"),
-                ibid: false,
-                effective_from: n
-                    .get::<Option<chrono::NaiveDate>, _>("effective_from")
-                    .map(|d| d.to_string()),
-                effective_text: n.get("effective_text"),
-                raw: n.get("raw"),
-            },
-            clause: n.get("clause_label"),
-            start: offset("start_char"),
-            end: offset("end_char"),
-            page: n.get::<i32, _>("page").max(0) as u32,
-        });
+    for c in &clauses {
+        if let (Some(p), Some(clause)) = (
+            by_ref.get_mut(c.get::<&str, _>("ref_id")),
+            clause_from_row(c),
+        ) {
+            p.clauses.push(clause);
+        }
+    }
+    for n in &notes {
+        if let (Some(p), Some(link)) = (
+            by_ref.get_mut(n.get::<&str, _>("ref_id")),
+            amendment_from_row(n),
+        ) {
+            p.amendments.push(link);
+        }
     }
     Ok(order
         .into_iter()
         .filter_map(|id| by_ref.remove(&id))
         .collect())
+}
+
+/// A `provisions` row as the ingester's type, without its clauses and notes; None when a
+/// stored id or enum no longer parses.
+fn provision_from_row(r: &sqlx::postgres::PgRow) -> Option<Provision> {
+    let (Ok(id), Some(kind), Some(status)) = (
+        r.get::<&str, _>("ref_id").parse::<RefId>(),
+        stored_enum(r.get::<&str, _>("kind")),
+        stored_enum(r.get::<&str, _>("status")),
+    ) else {
+        return None;
+    };
+    let part =
+        r.get::<Option<String>, _>("part_number")
+            .map(|number| nyaya_ingest::model::PartInfo {
+                number,
+                title: r.get::<Option<String>, _>("part_title").unwrap_or_default(),
+            });
+    Some(Provision {
+        id,
+        kind,
+        number: r.get("number"),
+        title: r.get("title"),
+        part,
+        chapter: r.get("chapter"),
+        subheading: r.get("subheading"),
+        status,
+        page_start: r.get::<i32, _>("page_start").max(0) as u32,
+        page_end: r.get::<i32, _>("page_end").max(0) as u32,
+        text: r.get("text"),
+        clauses: Vec::new(),
+        amendments: Vec::new(),
+        cross_refs: Vec::new(),
+    })
+}
+
+/// A `clauses` row; None when its stored kind no longer parses.
+fn clause_from_row(c: &sqlx::postgres::PgRow) -> Option<nyaya_ingest::model::Clause> {
+    Some(nyaya_ingest::model::Clause {
+        label: c.get("label"),
+        kind: stored_enum(c.get::<&str, _>("kind"))?,
+        start: c.get::<i32, _>("start_char").max(0) as usize,
+        end: c.get::<i32, _>("end_char").max(0) as usize,
+    })
+}
+
+/// An `amendment_notes` row as the link the ingester made; None when its stored kind no
+/// longer parses.
+fn amendment_from_row(n: &sqlx::postgres::PgRow) -> Option<nyaya_ingest::model::AmendmentLink> {
+    let kind = stored_enum(n.get::<&str, _>("kind"))?;
+    let offset = |col: &str| n.get::<Option<i32>, _>(col).map(|v| v.max(0) as usize);
+    Some(nyaya_ingest::model::AmendmentLink {
+        note: nyaya_ingest::amendment::AmendmentNote {
+            marker: n.get::<Option<i32>, _>("marker").map(|m| m.max(0) as u32),
+            kind,
+            instrument: n.get("instrument"),
+            amendment_number: n
+                .get::<Option<i32>, _>("amendment_number")
+                .map(|m| m.max(0) as u32),
+            section: n.get("section"),
+            ibid: false,
+            effective_from: n
+                .get::<Option<chrono::NaiveDate>, _>("effective_from")
+                .map(|d| d.to_string()),
+            effective_text: n.get("effective_text"),
+            raw: n.get("raw"),
+        },
+        clause: n.get("clause_label"),
+        start: offset("start_char"),
+        end: offset("end_char"),
+        page: n.get::<i32, _>("page").max(0) as u32,
+    })
 }
 
 #[cfg(test)]
