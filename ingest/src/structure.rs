@@ -939,15 +939,9 @@ pub fn label_clauses(
         (start, chars[start..end].iter().collect::<String>())
     });
     let opened = if matches!(kind, ProvisionKind::Schedule | ProvisionKind::Appendix) {
-        let mut walk = AnnexWalk::default();
+        let mut walk = AnnexWalk::new(kind, id);
         for (start, p) in paragraphs {
-            walk.read(
-                kind,
-                id,
-                p.trim_start(),
-                start,
-                heading_paras.contains(&start),
-            );
+            walk.read(p.trim_start(), start, heading_paras.contains(&start));
         }
         walk.opened
     } else {
@@ -973,15 +967,25 @@ struct Opening {
 /// The walk over a Schedule's or an Appendix's paragraphs: its numbered entries ("List II,
 /// entry 5" in the Seventh Schedule, "para 3" in the Fifth, Sixth and Tenth and in an
 /// Appendix), closed by the headings between them.
-#[derive(Default)]
-struct AnnexWalk {
+struct AnnexWalk<'a> {
+    kind: ProvisionKind,
+    id: &'a RefId,
     opened: Vec<Opening>,
     /// The Seventh Schedule's List ("II") the entries are in.
     list: Option<String>,
 }
 
-impl AnnexWalk {
-    fn read(&mut self, kind: ProvisionKind, id: &RefId, p: &str, start: usize, heading: bool) {
+impl<'a> AnnexWalk<'a> {
+    fn new(kind: ProvisionKind, id: &'a RefId) -> Self {
+        AnnexWalk {
+            kind,
+            id,
+            opened: Vec::new(),
+            list: None,
+        }
+    }
+
+    fn read(&mut self, p: &str, start: usize, heading: bool) {
         if heading {
             if let Some(c) = LIST_HEADING.captures(p) {
                 self.list = Some(c[1].to_string());
@@ -998,10 +1002,10 @@ impl AnnexWalk {
             return;
         };
         let n = &c[1];
-        let label = match (&self.list, id.as_str()) {
+        let label = match (&self.list, self.id.as_str()) {
             (Some(l), "SCH-7") => format!("List {l}, entry {n}"),
             (_, "SCH-5" | "SCH-6" | "SCH-10") => format!("para {n}"),
-            _ if kind == ProvisionKind::Appendix => format!("para {n}"),
+            _ if self.kind == ProvisionKind::Appendix => format!("para {n}"),
             _ => format!("entry {n}"),
         };
         self.opened.push(Opening {
