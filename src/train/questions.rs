@@ -212,103 +212,163 @@ fn clause_texts(p: &ProvisionView) -> Vec<String> {
     p.clauses.iter().map(|c| c.text.clone()).collect()
 }
 
+/// A question before its everyday rewording, with the template that made it.
+type Asked = (String, &'static str);
+
 /// Every question the generators make for one provision, deduplicated, in a fixed order.
 pub fn for_provision(p: &ProvisionView, everyday: &Everyday) -> Vec<Generated> {
-    let mut out: Vec<(String, &'static str)> = Vec::new();
-    let title = p.title.trim().trim_end_matches('.').to_string();
-    let omitted = p.status == "omitted";
-    let heading = title.to_lowercase();
-    let usable_heading = !omitted && heading.split_whitespace().count() >= 2 && heading.len() <= 90;
-    if usable_heading && p.kind != "schedule" {
-        // One heading question per provision, its form chosen by the provision's number so
-        // that the set holds both (and the model does not learn that questions are headings).
-        let as_question = p.ref_id.bytes().map(usize::from).sum::<usize>() % 2 == 0;
+    let heading = Heading::of(p);
+    let mut asked: Vec<Asked> = Vec::new();
+    asked.extend(heading_question(p, &heading, everyday));
+    if !heading.omitted {
+        for clause in clause_texts(p).iter() {
+            asked.extend(clause_questions(head_of(without_label(clause))));
+        }
+        asked.extend(office_questions(p, &heading));
+    }
+    asked.extend(history_questions(p, &heading));
+    if p.kind == "schedule" {
+        asked.extend(schedule_questions(p));
+    }
+    reworded_and_deduplicated(asked, &p.ref_id, everyday)
+}
+
+/// A provision's marginal heading as the generators read it.
+struct Heading {
+    /// As printed, without the closing full stop.
+    title: String,
+    /// Lower-cased, the form questions quote.
+    lower: String,
+    omitted: bool,
+    /// Long enough to say something and short enough to read as a question.
+    usable: bool,
+}
+
+impl Heading {
+    fn of(p: &ProvisionView) -> Heading {
+        let title = p.title.trim().trim_end_matches('.').to_string();
+        let omitted = p.status == "omitted";
+        let lower = title.to_lowercase();
+        let usable = !omitted && lower.split_whitespace().count() >= 2 && lower.len() <= 90;
+        Heading {
+            title,
+            lower,
+            omitted,
+            usable,
+        }
+    }
+}
+
+/// One heading question per provision (not a Schedule's), its form chosen by the provision's
+/// number so that the set holds both (and the model does not learn that questions are
+/// headings).
+fn heading_question(p: &ProvisionView, heading: &Heading, everyday: &Everyday) -> Option<Asked> {
+    if !heading.usable || p.kind == "schedule" {
+        return None;
+    }
+    let as_question = p.ref_id.bytes().map(usize::from).sum::<usize>() % 2 == 0;
+    let question = if as_question {
+        format!("What does the constitution say about {}?", heading.lower)
+    } else {
+        everyday.apply(&heading.lower)
+    };
+    Some((question, "heading"))
+}
+
+/// The questions one clause's opening sentence answers: who appoints, how long, how removed,
+/// what Parliament may make a law on, what the State shall not do.
+///
+/// Keyword searches cut from the clauses were tried and left out: they copy the text's words,
+/// and a ranker fitted on them trusts word overlap more than real questions deserve (dev MRR
+/// fell; ADR 0008).
+fn clause_questions(first: &str) -> Vec<Asked> {
+    let mut out = Vec::new();
+    if let Some(who) = APPOINTED_BY
+        .captures(first)
+        .or_else(|| APPOINTS.captures(first))
+        .and_then(|c| subject(&c["who"]))
+    {
+        out.push((format!("Who appoints the {who}?"), "appoint"));
+    }
+    if let Some(who) = TERM.captures(first).and_then(|c| subject(&c["who"])) {
+        out.push((format!("How long does the {who} hold office?"), "term"));
+    }
+    if let Some(who) = REMOVED.captures(first).and_then(|c| subject(&c["who"])) {
         out.push((
-            if as_question {
-                format!("What does the constitution say about {heading}?")
-            } else {
-                everyday.apply(&heading)
-            },
-            "heading",
+            format!("How can the {who} be removed from office?"),
+            "remove",
         ));
     }
-    if !omitted {
-        for clause in clause_texts(p).iter() {
-            let body = without_label(clause);
-            let first = head_of(body);
-            if let Some(who) = APPOINTED_BY
-                .captures(first)
-                .or_else(|| APPOINTS.captures(first))
-                .and_then(|c| subject(&c["who"]))
-            {
-                out.push((format!("Who appoints the {who}?"), "appoint"));
-            }
-            if let Some(who) = TERM.captures(first).and_then(|c| subject(&c["who"])) {
-                out.push((format!("How long does the {who} hold office?"), "term"));
-            }
-            if let Some(who) = REMOVED.captures(first).and_then(|c| subject(&c["who"])) {
-                out.push((
-                    format!("How can the {who} be removed from office?"),
-                    "remove",
-                ));
-            }
-            if let Some(c) = MAY_BY_LAW.captures(first) {
-                let who = phrase(&c["who"]);
-                let what = phrase(&c["what"]);
-                out.push((format!("Can {who} make a law to {what}?"), "may_by_law"));
-            }
-            if let Some(c) = SHALL_NOT.captures(first) {
-                let what = phrase(&c["what"]);
-                out.push((format!("Can the government {what}?"), "shall_not"));
-            }
-            // Keyword searches cut from the clauses were tried and left out: they copy the
-            // text's words, and a ranker fitted on them trusts word overlap more than real
-            // questions deserve (dev MRR fell; ADR 0008).
-        }
-        if let Some(office) = office_from_heading(&title) {
-            if AGE.is_match(&p.text) {
-                out.push((
-                    format!("What is the minimum age to become {office}?"),
-                    "age",
-                ));
-            }
+    if let Some(c) = MAY_BY_LAW.captures(first) {
+        let who = phrase(&c["who"]);
+        let what = phrase(&c["what"]);
+        out.push((format!("Can {who} make a law to {what}?"), "may_by_law"));
+    }
+    if let Some(c) = SHALL_NOT.captures(first) {
+        let what = phrase(&c["what"]);
+        out.push((format!("Can the government {what}?"), "shall_not"));
+    }
+    out
+}
+
+/// What it takes to hold the office the heading names, and the oath its holder takes.
+fn office_questions(p: &ProvisionView, heading: &Heading) -> Vec<Asked> {
+    let mut out = Vec::new();
+    if let Some(office) = office_from_heading(&heading.title) {
+        if AGE.is_match(&p.text) {
             out.push((
-                format!("What qualifications does one need to become {office}?"),
+                format!("What is the minimum age to become {office}?"),
                 "age",
             ));
         }
-        if heading.contains("oath or affirmation by") {
-            if let Some(who) = heading.split(" by ").nth(1) {
-                out.push((format!("What oath does {} take?", phrase(who)), "oath"));
-            }
+        out.push((
+            format!("What qualifications does one need to become {office}?"),
+            "age",
+        ));
+    }
+    if heading.lower.contains("oath or affirmation by") {
+        if let Some(who) = heading.lower.split(" by ").nth(1) {
+            out.push((format!("What oath does {} take?", phrase(who)), "oath"));
         }
     }
-    // Inserted whole: a note on no clause (a note on one clause dates that clause only).
+    out
+}
+
+/// When an Article was added (a note on no clause: a note on one clause dates that clause
+/// only), and whether an omitted one is still there.
+fn history_questions(p: &ProvisionView, heading: &Heading) -> Vec<Asked> {
+    let mut out = Vec::new();
     let inserted = p
         .amendments
         .iter()
         .any(|a| a.kind == "inserted" && a.clause.is_none());
-    if inserted && usable_heading && p.kind == "article" {
+    if inserted && heading.usable && p.kind == "article" {
         out.push((
-            format!("When was {heading} added to the constitution?"),
+            format!("When was {} added to the constitution?", heading.lower),
             "inserted",
         ));
     }
-    if omitted && p.kind == "article" {
-        if let Some(h) = omitted_heading(&p.text, &title) {
+    if heading.omitted && p.kind == "article" {
+        if let Some(h) = omitted_heading(&p.text, &heading.title) {
             out.push((
                 format!("Is there still a provision on {h} in the constitution?"),
                 "omitted",
             ));
         }
     }
-    if p.kind == "schedule" {
-        out.extend(schedule_questions(p));
-    }
-    // Everyday wording of every other question, then dedupe (first occurrence wins).
+    out
+}
+
+/// Every other question in everyday wording, whitespace normalised, one-word and repeated
+/// questions dropped (the first occurrence wins, case aside).
+fn reworded_and_deduplicated(
+    asked: Vec<Asked>,
+    ref_id: &str,
+    everyday: &Everyday,
+) -> Vec<Generated> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut result = Vec::new();
-    for (i, (q, template)) in out.into_iter().enumerate() {
+    for (i, (q, template)) in asked.into_iter().enumerate() {
         let q = if i % 2 == 1 { everyday.apply(&q) } else { q };
         let q = q.split_whitespace().collect::<Vec<_>>().join(" ");
         if q.split_whitespace().count() < 2 || !seen.insert(q.to_lowercase()) {
@@ -316,7 +376,7 @@ pub fn for_provision(p: &ProvisionView, everyday: &Everyday) -> Vec<Generated> {
         }
         result.push(Generated {
             question: q,
-            ref_id: p.ref_id.clone(),
+            ref_id: ref_id.to_string(),
             template: template.to_string(),
         });
     }
@@ -337,7 +397,7 @@ fn omitted_heading(text: &str, title: &str) -> Option<String> {
 
 /// Questions whose answer is an entry of a Schedule: which List a subject is in, what a
 /// panchayat or municipality may be given, which languages are listed.
-fn schedule_questions(p: &ProvisionView) -> Vec<(String, &'static str)> {
+fn schedule_questions(p: &ProvisionView) -> Vec<Asked> {
     let mut out = Vec::new();
     let entries = |text: &str| -> Vec<String> {
         ENTRY
@@ -412,4 +472,58 @@ pub fn normalise(q: &str) -> String {
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn templates(asked: &[Asked]) -> Vec<&str> {
+        asked.iter().map(|(_, t)| *t).collect()
+    }
+
+    #[test]
+    fn a_clause_says_who_appoints_and_for_how_long() {
+        let asked = clause_questions(
+            "The Governor of a State shall be appointed by the President by warrant under his hand and seal",
+        );
+        assert_eq!(templates(&asked), ["appoint"]);
+        assert!(asked[0].0.starts_with("Who appoints the governor of"));
+        let asked = clause_questions("The Governor shall hold office for a term of five years");
+        assert_eq!(templates(&asked), ["term"]);
+    }
+
+    #[test]
+    fn a_vague_subject_asks_nothing() {
+        assert!(
+            clause_questions("Such person shall hold office for a term of five years").is_empty()
+        );
+        assert!(clause_questions("The Union and the States shall cooperate").is_empty());
+    }
+
+    #[test]
+    fn every_other_question_is_reworded_and_repeats_are_dropped() {
+        let everyday = Everyday(vec![("house of the people".into(), "lok sabha".into())]);
+        let asked = vec![
+            ("Who chairs the house of the people?".to_string(), "heading"),
+            (
+                "Who  chairs the house of the people?".to_string(),
+                "appoint",
+            ),
+            ("WHO chairs the lok sabha?".to_string(), "term"),
+            ("Why?".to_string(), "oath"),
+        ];
+        let out = reworded_and_deduplicated(asked, "93", &everyday);
+        let questions: Vec<&str> = out.iter().map(|g| g.question.as_str()).collect();
+        // The second is reworded (lower-cased, "lok sabha") and kept; the third repeats it, case aside; the
+        // fourth is one word.
+        assert_eq!(
+            questions,
+            [
+                "Who chairs the house of the people?",
+                "who chairs the lok sabha?"
+            ]
+        );
+        assert!(out.iter().all(|g| g.ref_id == "93"));
+    }
 }
