@@ -735,25 +735,44 @@ fn lenient_refs(
     Ok(Some(out))
 }
 
-fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenCase, String> {
+/// One line of an outside file as a JSON object, or why it is not one.
+fn json_object(raw: &str) -> Result<Map<String, Value>, String> {
     let value: Value = serde_json::from_str(raw).map_err(|e| format!("not JSON: {e}"))?;
-    let Value::Object(obj) = &value else {
-        return Err("not a JSON object".into());
-    };
-    let f = Fields { obj, line };
-    let text = |field: &'static str| f.opt_str(field).map_err(|e| e.to_string());
-    let question = match text("question")? {
-        Some(q) if !q.trim().is_empty() => q.to_string(),
-        _ => return Err("no question".into()),
-    };
-    let id = match text("id")? {
+    match value {
+        Value::Object(obj) => Ok(obj),
+        _ => Err("not a JSON object".into()),
+    }
+}
+
+impl Fields<'_> {
+    /// [`Fields::opt_str`] with its error as a skip reason.
+    fn lenient_str(&self, field: &'static str) -> Result<Option<&str>, String> {
+        self.opt_str(field).map_err(|e| e.to_string())
+    }
+}
+
+/// The question: the one field a case cannot be scored without.
+fn lenient_question(f: &Fields) -> Result<String, String> {
+    match f.lenient_str("question")? {
+        Some(q) if !q.trim().is_empty() => Ok(q.to_string()),
+        _ => Err("no question".into()),
+    }
+}
+
+/// The id, or `line-N` when it has none.
+fn lenient_id(f: &Fields, gaps: &mut Gaps) -> Result<String, String> {
+    Ok(match f.lenient_str("id")? {
         Some(id) if !id.trim().is_empty() => id.trim().to_string(),
         _ => {
             gaps.note("without `id`: named by their line (`line-N`)");
-            format!("line-{line}")
+            format!("line-{}", f.line)
         }
-    };
-    let split = match text("split")? {
+    })
+}
+
+/// The split, `test` when absent; an unknown split cannot be scored.
+fn lenient_split(f: &Fields, gaps: &mut Gaps) -> Result<Split, String> {
+    Ok(match f.lenient_str("split")? {
         Some(s) => s
             .parse()
             .map_err(|()| format!("split {s:?} is not dev or test"))?,
@@ -761,8 +780,12 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
             gaps.note("without `split`: counted as test");
             Split::Test
         }
-    };
-    let category = match text("category")? {
+    })
+}
+
+/// The category, [`Category::Other`] when absent or outside the contract.
+fn lenient_category(f: &Fields, gaps: &mut Gaps) -> Result<Category, String> {
+    Ok(match f.lenient_str("category")? {
         Some(c) => c.parse().unwrap_or_else(|()| {
             gaps.note("with a category outside the contract: scored as `other`");
             Category::Other
@@ -771,49 +794,77 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
             gaps.note("without `category`: scored as `other` (any answering route)");
             Category::Other
         }
-    };
-    let expected_refs = match lenient_refs(&f, "expected_refs", gaps)? {
-        Some(refs) => refs,
-        // The training files (`data/train/*.jsonl`) name one provision as `ref`.
-        None => match lenient_refs(&f, "ref", gaps)? {
-            Some(refs) => {
-                gaps.note("with `ref` (a training file's one provision): read as `expected_refs`");
-                refs
+    })
+}
+
+/// A lenient case's three lists of provisions.
+struct LenientRefs {
+    expected: Vec<RefId>,
+    /// Never one that is also expected.
+    acceptable: Vec<RefId>,
+    question: Vec<RefId>,
+}
+
+impl LenientRefs {
+    /// Reads `expected_refs` (or a training file's `ref`), `acceptable_refs` and
+    /// `question_refs` (or what the ref parser finds in `question`), in that order.
+    fn read(f: &Fields, question: &str, gaps: &mut Gaps) -> Result<LenientRefs, String> {
+        let expected = match lenient_refs(f, "expected_refs", gaps)? {
+            Some(refs) => refs,
+            // The training files (`data/train/*.jsonl`) name one provision as `ref`.
+            None => match lenient_refs(f, "ref", gaps)? {
+                Some(refs) => {
+                    gaps.note(
+                        "with `ref` (a training file's one provision): read as `expected_refs`",
+                    );
+                    refs
+                }
+                None => Vec::new(),
+            },
+        };
+        let acceptable: Vec<RefId> = lenient_refs(f, "acceptable_refs", gaps)?
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|r| !expected.contains(r))
+            .collect();
+        let question = match lenient_refs(f, "question_refs", gaps)? {
+            Some(refs) => refs,
+            None => {
+                gaps.note("without `question_refs`: read from the question by the ref parser");
+                refs_named_in(question)
             }
-            None => Vec::new(),
-        },
-    };
-    let acceptable_refs: Vec<RefId> = lenient_refs(&f, "acceptable_refs", gaps)?
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|r| !expected_refs.contains(r))
-        .collect();
-    let question_refs = match lenient_refs(&f, "question_refs", gaps)? {
-        Some(refs) => refs,
-        None => {
-            gaps.note("without `question_refs`: read from the question by the ref parser");
-            let mut named: Vec<RefId> = find_refs(&question)
-                .into_iter()
-                .map(|(r, _)| r.id)
-                .collect();
-            named.sort();
-            named.dedup();
-            named
-        }
-    };
-    let must_refuse = match f.obj.get("must_refuse") {
-        Some(Value::Bool(b)) => *b,
+        };
+        Ok(LenientRefs {
+            expected,
+            acceptable,
+            question,
+        })
+    }
+}
+
+/// The provisions the ref parser finds in a question, sorted, each once.
+fn refs_named_in(question: &str) -> Vec<RefId> {
+    let mut named: Vec<RefId> = find_refs(question).into_iter().map(|(r, _)| r.id).collect();
+    named.sort();
+    named.dedup();
+    named
+}
+
+/// `must_refuse`; when absent, refused exactly when the category is `out_of_scope`.
+fn lenient_must_refuse(f: &Fields, category: Category, gaps: &mut Gaps) -> Result<bool, String> {
+    match f.obj.get("must_refuse") {
+        Some(Value::Bool(b)) => Ok(*b),
         None | Some(Value::Null) => {
             gaps.note("without `must_refuse`: refused only when `out_of_scope`");
-            category == Category::OutOfScope
+            Ok(category == Category::OutOfScope)
         }
-        Some(_) => return Err("`must_refuse` is not true or false".into()),
-    };
-    if must_refuse && !expected_refs.is_empty() {
-        return Err("`must_refuse` and `expected_refs` contradict each other".into());
+        Some(_) => Err("`must_refuse` is not true or false".into()),
     }
-    let reference_answer = text("reference_answer")?.unwrap_or("").to_string();
-    let evidence = match text("evidence")? {
+}
+
+/// The evidence, `None` (unscored) when absent, blank or not of the form `p.<page>: <phrase>`.
+fn lenient_evidence(f: &Fields, gaps: &mut Gaps) -> Result<Option<Evidence>, String> {
+    Ok(match f.lenient_str("evidence")? {
         Some(e) if !e.trim().is_empty() => match e.parse::<Evidence>() {
             Ok(e) => Some(e),
             Err(_) => {
@@ -822,34 +873,60 @@ fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenC
             }
         },
         _ => None,
-    };
-    if !must_refuse {
-        if evidence.is_none() {
-            gaps.note("without `evidence`: evidence_quoted skips them");
-        }
-        if reference_answer.trim().is_empty() {
-            gaps.note("without `reference_answer` (not needed to score)");
-        }
-        if expected_refs.is_empty() {
-            gaps.note("expecting no provision: scored on route and refusal only");
-        }
+    })
+}
+
+/// What an answerable case lacks and is scored without; a refused case needs none of it.
+fn note_unscored(case: &GoldenCase, gaps: &mut Gaps) {
+    if case.must_refuse {
+        return;
     }
-    Ok(GoldenCase {
+    if case.evidence.is_none() {
+        gaps.note("without `evidence`: evidence_quoted skips them");
+    }
+    if case.reference_answer.trim().is_empty() {
+        gaps.note("without `reference_answer` (not needed to score)");
+    }
+    if case.expected_refs.is_empty() {
+        gaps.note("expecting no provision: scored on route and refusal only");
+    }
+}
+
+/// One line of an outside file → one case, or why the line is skipped. The fields are read in
+/// a fixed order, so a line with several faults is always skipped for the same one.
+fn parse_case_lenient(raw: &str, line: usize, gaps: &mut Gaps) -> Result<GoldenCase, String> {
+    let obj = json_object(raw)?;
+    let f = Fields { obj: &obj, line };
+    let question = lenient_question(&f)?;
+    let id = lenient_id(&f, gaps)?;
+    let split = lenient_split(&f, gaps)?;
+    let category = lenient_category(&f, gaps)?;
+    let refs = LenientRefs::read(&f, &question, gaps)?;
+    let must_refuse = lenient_must_refuse(&f, category, gaps)?;
+    if must_refuse && !refs.expected.is_empty() {
+        return Err("`must_refuse` and `expected_refs` contradict each other".into());
+    }
+    let reference_answer = f.lenient_str("reference_answer")?.unwrap_or("").to_string();
+    let evidence = lenient_evidence(&f, gaps)?;
+    let case = GoldenCase {
         id,
         split,
         category,
         question,
-        expected_refs,
-        acceptable_refs,
-        question_refs,
+        expected_refs: refs.expected,
+        acceptable_refs: refs.acceptable,
+        question_refs: refs.question,
         must_refuse,
         reference_answer,
         evidence,
-        notes: text("notes")?.unwrap_or("").to_string(),
-        language: text("lang")?.map(str::to_string),
-        group: text("group")?.map(str::to_string),
+        notes: f.lenient_str("notes")?.unwrap_or("").to_string(),
+        language: f.lenient_str("lang")?.map(str::to_string),
+        group: f.lenient_str("group")?.map(str::to_string),
         line,
-    })
+    };
+    // Noted once the line is known to be kept (a skipped line's gaps are dropped anyway).
+    note_unscored(&case, gaps);
+    Ok(case)
 }
 
 #[cfg(test)]
@@ -1006,6 +1083,38 @@ mod tests {
         for s in Split::ALL {
             assert_eq!(s.as_str().parse::<Split>(), Ok(s));
         }
+    }
+
+    #[test]
+    fn a_lenient_line_must_be_a_json_object() {
+        assert!(json_object("{not json")
+            .unwrap_err()
+            .starts_with("not JSON: "));
+        assert_eq!(json_object("[1, 2]").unwrap_err(), "not a JSON object");
+        assert_eq!(json_object(r#"{"a": 1}"#).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn refs_named_in_a_question_are_sorted_and_unique() {
+        let ids = |ids: &[&str]| -> Vec<RefId> { ids.iter().map(|i| i.parse().unwrap()).collect() };
+        assert_eq!(
+            refs_named_in("Do Art. 22 and Article 21-A, or Art. 22 again, apply?"),
+            ids(&["21A", "22"])
+        );
+        assert!(refs_named_in("Who won the 2011 world cup?").is_empty());
+    }
+
+    #[test]
+    fn only_an_answerable_case_notes_what_it_is_scored_without() {
+        let (set, _) =
+            GoldenSet::parse_lenient(r#"{"question": "q", "must_refuse": true}"#).unwrap();
+        let mut case = set.cases()[0].clone();
+        let mut gaps = Gaps::default();
+        note_unscored(&case, &mut gaps);
+        assert!(gaps.warnings().is_empty());
+        case.must_refuse = false;
+        note_unscored(&case, &mut gaps);
+        assert_eq!(gaps.warnings().len(), 3, "{:?}", gaps.warnings());
     }
 
     #[test]

@@ -150,106 +150,160 @@ impl ParaphraseSet {
     }
 }
 
-fn parse_group(raw: &str, line: usize, golden: &GoldenSet) -> Result<Paraphrase, GoldenError> {
-    let invalid = |field: &'static str, reason: String| GoldenError::Invalid {
-        line,
-        field,
-        reason,
-    };
-    let value: Value =
-        serde_json::from_str(raw).map_err(|source| GoldenError::Json { line, source })?;
-    let strings = |field: &'static str| -> Result<Vec<String>, GoldenError> {
-        match value.get(field) {
-            None | Some(Value::Null) => Err(GoldenError::MissingField { line, field }),
+/// One line of the suite, read field by field into errors that name the line and the field.
+struct GroupLine<'a> {
+    /// Not necessarily an object: a field of anything else reads as missing.
+    value: &'a Value,
+    line: usize,
+}
+
+impl GroupLine<'_> {
+    fn invalid(&self, field: &'static str, reason: String) -> GoldenError {
+        GoldenError::Invalid {
+            line: self.line,
+            field,
+            reason,
+        }
+    }
+
+    /// A required list of non-blank strings.
+    fn strings(&self, field: &'static str) -> Result<Vec<String>, GoldenError> {
+        match self.value.get(field) {
+            None | Some(Value::Null) => Err(GoldenError::MissingField {
+                line: self.line,
+                field,
+            }),
             Some(Value::Array(items)) => items
                 .iter()
                 .map(|v| match v {
                     Value::String(s) if !s.trim().is_empty() => Ok(s.clone()),
-                    _ => Err(invalid(field, "every item is a non-empty string".into())),
+                    _ => Err(self.invalid(field, "every item is a non-empty string".into())),
                 })
                 .collect(),
             Some(_) => Err(GoldenError::WrongType {
-                line,
+                line: self.line,
                 field,
                 expected: "a list of strings",
             }),
         }
-    };
-    let case_id = match value.get("case") {
-        Some(Value::String(s)) => s.trim().to_string(),
-        None | Some(Value::Null) => {
-            return Err(GoldenError::MissingField {
-                line,
-                field: "case",
-            })
-        }
-        Some(_) => {
-            return Err(GoldenError::WrongType {
-                line,
-                field: "case",
-                expected: "a golden case id",
-            })
-        }
-    };
-    let case = golden
-        .get(&case_id)
-        .ok_or_else(|| invalid("case", format!("{case_id:?} is not in the golden set")))?;
-    if case.must_refuse || case.expected_refs.is_empty() {
-        return Err(invalid(
-            "case",
-            format!("{case_id} expects no provision: nothing to be consistent about"),
-        ));
     }
-    let rewordings = strings("rewordings")?;
-    if rewordings.len() != REWORDINGS {
-        return Err(invalid(
-            "rewordings",
-            format!("{} rewordings, not {REWORDINGS}", rewordings.len()),
-        ));
+
+    /// `case`: the golden case the group rewords, which must be answerable and expect a
+    /// provision (consistency is about the first provision).
+    fn case<'g>(&self, golden: &'g GoldenSet) -> Result<&'g GoldenCase, GoldenError> {
+        let case_id = match self.value.get("case") {
+            Some(Value::String(s)) => s.trim().to_string(),
+            None | Some(Value::Null) => {
+                return Err(GoldenError::MissingField {
+                    line: self.line,
+                    field: "case",
+                })
+            }
+            Some(_) => {
+                return Err(GoldenError::WrongType {
+                    line: self.line,
+                    field: "case",
+                    expected: "a golden case id",
+                })
+            }
+        };
+        let case = golden
+            .get(&case_id)
+            .ok_or_else(|| self.invalid("case", format!("{case_id:?} is not in the golden set")))?;
+        if case.must_refuse || case.expected_refs.is_empty() {
+            return Err(self.invalid(
+                "case",
+                format!("{case_id} expects no provision: nothing to be consistent about"),
+            ));
+        }
+        Ok(case)
     }
-    let mut distinct: HashSet<String> = HashSet::from([squash(&case.question)]);
-    for r in &rewordings {
-        if !distinct.insert(squash(r)) {
-            return Err(invalid(
+
+    /// `rewordings`: exactly [`REWORDINGS`] of them, none repeating `question` or another.
+    fn rewordings(&self, question: &str) -> Result<Vec<String>, GoldenError> {
+        let rewordings = self.strings("rewordings")?;
+        if rewordings.len() != REWORDINGS {
+            return Err(self.invalid(
+                "rewordings",
+                format!("{} rewordings, not {REWORDINGS}", rewordings.len()),
+            ));
+        }
+        if let Some(r) = first_repeat(question, &rewordings) {
+            return Err(self.invalid(
                 "rewordings",
                 format!("{r:?} repeats the question or another rewording"),
             ));
         }
+        Ok(rewordings)
     }
-    let kinds = strings("kinds")?
-        .iter()
-        .map(|k| {
-            RewordingKind::parse(k).ok_or_else(|| {
-                invalid(
-                    "kinds",
-                    format!("{k:?} is not one of voice, register, typo, hinglish"),
-                )
+
+    /// `kinds`: known kinds, one each of voice, register, and typo or hinglish.
+    fn kinds(&self) -> Result<Vec<RewordingKind>, GoldenError> {
+        let kinds = self
+            .strings("kinds")?
+            .iter()
+            .map(|k| {
+                RewordingKind::parse(k).ok_or_else(|| {
+                    self.invalid(
+                        "kinds",
+                        format!("{k:?} is not one of voice, register, typo, hinglish"),
+                    )
+                })
             })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let has = |k: &[RewordingKind]| kinds.iter().any(|x| k.contains(x));
-    if kinds.len() != REWORDINGS
-        || !has(&[RewordingKind::Voice])
-        || !has(&[RewordingKind::Register])
-        || !has(&[RewordingKind::Typo, RewordingKind::Hinglish])
-    {
-        return Err(invalid(
-            "kinds",
-            "one each of voice, register, and typo or hinglish".into(),
-        ));
-    }
-    let romanised_hindi = match value.get("romanised_hindi") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        Some(_) => {
-            return Err(invalid(
-                "romanised_hindi",
-                "a non-empty string when present".into(),
-            ))
+            .collect::<Result<Vec<_>, _>>()?;
+        if !covers_the_three_kinds(&kinds) {
+            return Err(self.invalid(
+                "kinds",
+                "one each of voice, register, and typo or hinglish".into(),
+            ));
         }
+        Ok(kinds)
+    }
+
+    /// `romanised_hindi`: optional, but not blank when present.
+    fn romanised_hindi(&self) -> Result<Option<String>, GoldenError> {
+        match self.value.get("romanised_hindi") {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
+            Some(_) => {
+                Err(self.invalid("romanised_hindi", "a non-empty string when present".into()))
+            }
+        }
+    }
+}
+
+/// The first rewording that repeats the question or an earlier rewording, case and spacing
+/// aside.
+fn first_repeat<'r>(question: &str, rewordings: &'r [String]) -> Option<&'r String> {
+    let mut distinct: HashSet<String> = HashSet::from([squash(question)]);
+    rewordings.iter().find(|r| !distinct.insert(squash(r)))
+}
+
+/// [`REWORDINGS`] kinds that include a voice, a register, and a typo or hinglish rewording.
+fn covers_the_three_kinds(kinds: &[RewordingKind]) -> bool {
+    let has = |k: &[RewordingKind]| kinds.iter().any(|x| k.contains(x));
+    kinds.len() == REWORDINGS
+        && has(&[RewordingKind::Voice])
+        && has(&[RewordingKind::Register])
+        && has(&[RewordingKind::Typo, RewordingKind::Hinglish])
+}
+
+/// One line → one group, its split and question taken from its golden case. The fields are
+/// checked in a fixed order (case, rewordings, kinds, romanised_hindi), so a line with several
+/// faults always reports the same one.
+fn parse_group(raw: &str, line: usize, golden: &GoldenSet) -> Result<Paraphrase, GoldenError> {
+    let value: Value =
+        serde_json::from_str(raw).map_err(|source| GoldenError::Json { line, source })?;
+    let group = GroupLine {
+        value: &value,
+        line,
     };
+    let case = group.case(golden)?;
+    let rewordings = group.rewordings(&case.question)?;
+    let kinds = group.kinds()?;
+    let romanised_hindi = group.romanised_hindi()?;
     Ok(Paraphrase {
-        case: case_id,
+        case: case.id.clone(),
         split: case.split,
         question: case.question.clone(),
         rewordings,
@@ -478,6 +532,26 @@ mod tests {
         }
         let e = ParaphraseSet::parse(&format!("{A}\n{A}"), &g).unwrap_err();
         assert!(matches!(e, GoldenError::DuplicateId { line: 2, .. }), "{e}");
+    }
+
+    #[test]
+    fn repeats_ignore_case_and_spacing() {
+        let r = |words: &[&str]| -> Vec<String> { words.iter().map(|w| w.to_string()).collect() };
+        assert_eq!(first_repeat("Voting age?", &r(&["a", "b", "c"])), None);
+        let twice = r(&["a", "b", " A "]);
+        assert_eq!(first_repeat("Voting age?", &twice), Some(&twice[2]));
+        let question = r(&["a", "voting  AGE?", "c"]);
+        assert_eq!(first_repeat("Voting age?", &question), Some(&question[1]));
+    }
+
+    #[test]
+    fn the_three_kinds_are_voice_register_and_typo_or_hinglish() {
+        use RewordingKind::*;
+        assert!(covers_the_three_kinds(&[Voice, Register, Typo]));
+        assert!(covers_the_three_kinds(&[Hinglish, Voice, Register]));
+        assert!(!covers_the_three_kinds(&[Voice, Register]));
+        assert!(!covers_the_three_kinds(&[Voice, Voice, Typo]));
+        assert!(!covers_the_three_kinds(&[Voice, Register, Typo, Hinglish]));
     }
 
     #[test]
