@@ -549,112 +549,148 @@ impl<'a> Segmenter<'a> {
     }
 
     fn feed_inner(&mut self, line: &CLine) {
-        let text = line.text.trim();
         match self.zone {
-            Zone::BeforePreamble => {
-                if text.starts_with("WE, THE PEOPLE") {
-                    self.zone = Zone::Preamble;
-                    let mut b = Builder::new(
-                        RefId::preamble(),
-                        ProvisionKind::Preamble,
-                        String::new(),
-                        line.page,
-                    );
-                    b.title = "Preamble".to_string();
-                    b.append(line, 0, true);
-                    self.current = Some(b);
-                }
-            }
-            Zone::Preamble | Zone::Articles => {
-                if self.try_annex_heading(line) {
-                    return;
-                }
-                if line.centred && line.bold_prefix().len() > 3 {
-                    if let Some(c) = PART_HEADING.captures(text) {
-                        self.finish();
-                        self.zone = Zone::Articles;
-                        self.part = Some(PartInfo {
-                            number: c[1].to_string(),
-                            title: title_from_caps(c[2].trim_start_matches(['—', '.', ' '])),
-                        });
-                        self.part_title_open = true;
-                        self.chapter = None;
-                        self.chapter_title_open = false;
-                        self.subheading = None;
-                        self.subheading_open = false;
-                        return;
-                    }
-                }
-                if self.zone == Zone::Preamble {
-                    self.continue_current(line);
-                    return;
-                }
-                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-                if line.centred && compact.starts_with("CHAPTER") {
-                    self.finish();
-                    let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
-                    let title = fixed
-                        .split_once('—')
-                        .map(|(_, t)| t.to_string())
-                        .unwrap_or_default();
-                    self.chapter = Some(title_from_caps(&title));
-                    self.chapter_title_open = true;
-                    self.part_title_open = false;
-                    self.subheading = None;
-                    self.subheading_open = false;
-                    return;
-                }
-                if (line.centred || line.roughly_centred)
-                    && is_caps(text)
-                    && (self.part_title_open || self.chapter_title_open)
-                {
-                    let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
-                    if self.chapter_title_open {
-                        if let Some(c) = self.chapter.as_mut() {
-                            append_title(c, &title_from_caps(&fixed));
-                        }
-                    } else if let Some(p) = self.part.as_mut() {
-                        append_title(&mut p.title, &title_from_caps(&fixed));
-                    }
-                    return;
-                }
-                self.part_title_open = false;
-                self.chapter_title_open = false;
-                if let Some(start) = self.article_start(line) {
-                    self.subheading_open = false;
-                    self.start_article(line, start);
-                    return;
-                }
-                if line.centred && self.subheading_open {
-                    // The second line of a two-line sub-heading ("… State Legislatures" /
-                    // "and their Members").
-                    if let Some(s) = self.subheading.as_mut() {
-                        append_title(s, text.trim_matches(['[', ']', ' ']));
-                    }
-                    return;
-                }
-                // A sub-heading follows the end of a sentence or another heading; a centred
-                // line after "… Government of India or the" is a short body line.
-                if line.centred && self.prev_ended && looks_like_subheading(text) {
-                    self.finish();
-                    let t = text.trim_matches(['[', ']', ' ']).to_string();
-                    match (&mut self.subheading, self.subheading_open) {
-                        (Some(s), true) => append_title(s, &t),
-                        _ => self.subheading = Some(t),
-                    }
-                    self.subheading_open = true;
-                    return;
-                }
-                self.subheading_open = false;
-                self.continue_current(line);
-            }
+            Zone::BeforePreamble => self.try_preamble(line),
+            Zone::Preamble | Zone::Articles => self.feed_body(line),
             Zone::Annexes => {
-                if self.try_annex_heading(line) {
-                    return;
+                if !self.try_annex_heading(line) {
+                    self.continue_current(line);
                 }
-                self.continue_current(line);
             }
         }
+    }
+
+    /// The Preamble opens the text proper; everything before it (the cover, the contents) is
+    /// skipped.
+    fn try_preamble(&mut self, line: &CLine) {
+        if !line.text.trim().starts_with("WE, THE PEOPLE") {
+            return;
+        }
+        self.zone = Zone::Preamble;
+        let mut b = Builder::new(
+            RefId::preamble(),
+            ProvisionKind::Preamble,
+            String::new(),
+            line.page,
+        );
+        b.title = "Preamble".to_string();
+        b.append(line, 0, true);
+        self.current = Some(b);
+    }
+
+    /// A line of the Preamble or the Parts: a heading (Schedule, Part, Chapter, the rest of a
+    /// heading's title, an Article's start, a sub-heading) or the current provision's text.
+    fn feed_body(&mut self, line: &CLine) {
+        if self.try_annex_heading(line) || self.try_part_heading(line) {
+            return;
+        }
+        if self.zone == Zone::Preamble {
+            self.continue_current(line);
+            return;
+        }
+        if self.try_chapter_heading(line) || self.try_heading_title_line(line) {
+            return;
+        }
+        self.part_title_open = false;
+        self.chapter_title_open = false;
+        if let Some(start) = self.article_start(line) {
+            self.subheading_open = false;
+            self.start_article(line, start);
+            return;
+        }
+        if self.try_subheading(line) {
+            return;
+        }
+        self.subheading_open = false;
+        self.continue_current(line);
+    }
+
+    /// "PART III — FUNDAMENTAL RIGHTS": centred, bold. Opens the Articles zone.
+    fn try_part_heading(&mut self, line: &CLine) -> bool {
+        if !line.centred || line.bold_prefix().len() <= 3 {
+            return false;
+        }
+        let Some(c) = PART_HEADING.captures(line.text.trim()) else {
+            return false;
+        };
+        self.finish();
+        self.zone = Zone::Articles;
+        self.part = Some(PartInfo {
+            number: c[1].to_string(),
+            title: title_from_caps(c[2].trim_start_matches(['—', '.', ' '])),
+        });
+        self.part_title_open = true;
+        self.chapter = None;
+        self.chapter_title_open = false;
+        self.subheading = None;
+        self.subheading_open = false;
+        true
+    }
+
+    /// "CHAPTER I.—THE EXECUTIVE" (small capitals may print with a gap: "C HAPTER").
+    fn try_chapter_heading(&mut self, line: &CLine) -> bool {
+        let text = line.text.trim();
+        let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        if !line.centred || !compact.starts_with("CHAPTER") {
+            return false;
+        }
+        self.finish();
+        let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
+        let title = fixed
+            .split_once('—')
+            .map(|(_, t)| t.to_string())
+            .unwrap_or_default();
+        self.chapter = Some(title_from_caps(&title));
+        self.chapter_title_open = true;
+        self.part_title_open = false;
+        self.subheading = None;
+        self.subheading_open = false;
+        true
+    }
+
+    /// A further line of a Part's or Chapter's title in capitals, right after its heading.
+    fn try_heading_title_line(&mut self, line: &CLine) -> bool {
+        let text = line.text.trim();
+        if !((line.centred || line.roughly_centred)
+            && is_caps(text)
+            && (self.part_title_open || self.chapter_title_open))
+        {
+            return false;
+        }
+        let fixed = SMALL_CAPS_GAP.replace_all(text, "$1$2").to_string();
+        if self.chapter_title_open {
+            if let Some(c) = self.chapter.as_mut() {
+                append_title(c, &title_from_caps(&fixed));
+            }
+        } else if let Some(p) = self.part.as_mut() {
+            append_title(&mut p.title, &title_from_caps(&fixed));
+        }
+        true
+    }
+
+    /// A centred sub-heading between Articles ("Conduct of Business"), or its second line.
+    fn try_subheading(&mut self, line: &CLine) -> bool {
+        if !line.centred {
+            return false;
+        }
+        let text = line.text.trim();
+        if self.subheading_open {
+            // The second line of a two-line sub-heading ("… State Legislatures" /
+            // "and their Members").
+            if let Some(s) = self.subheading.as_mut() {
+                append_title(s, text.trim_matches(['[', ']', ' ']));
+            }
+            return true;
+        }
+        // A sub-heading follows the end of a sentence or another heading; a centred line after
+        // "… Government of India or the" is a short body line.
+        if !(self.prev_ended && looks_like_subheading(text)) {
+            return false;
+        }
+        self.finish();
+        self.subheading = Some(text.trim_matches(['[', ']', ' ']).to_string());
+        self.subheading_open = true;
+        true
     }
 
     /// A Schedule or Appendix heading: centred, bold, and the next in sequence.
