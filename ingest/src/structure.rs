@@ -104,91 +104,11 @@ impl CLine {
 /// between; its matching `]` is found with a stack, so brackets that are part of the text
 /// (`[Sikkim to be associated with the Union.]` in an omitted stub) survive.
 pub fn clean_lines(lines: &[(&Line, f32)], markers: &mut Vec<MarkerOcc>) -> Vec<CLine> {
-    let mut stack: Vec<Option<usize>> = Vec::new();
-    let mut pending: Vec<usize> = Vec::new();
-    let mut star = false;
+    let mut brackets = Brackets::default();
     let mut out = Vec::with_capacity(lines.len());
     for (line, width) in lines {
-        let mut segs: Vec<(String, bool)> = Vec::new();
-        let mut text = String::new();
-        let mut events = Vec::new();
-        for tok in &line.toks {
-            match tok {
-                Tok::Marker(n) => {
-                    markers.push(MarkerOcc {
-                        page: line.page,
-                        number: Some(*n),
-                    });
-                    let i = markers.len() - 1;
-                    pending.push(i);
-                    events.push((text.len(), Ev::Marker(i)));
-                }
-                Tok::Text { s, bold } => {
-                    for ch in s.chars() {
-                        match ch {
-                            '*' => {
-                                star = true;
-                                continue;
-                            }
-                            '[' => {
-                                if star && pending.is_empty() {
-                                    markers.push(MarkerOcc {
-                                        page: line.page,
-                                        number: None,
-                                    });
-                                    let i = markers.len() - 1;
-                                    events.push((text.len(), Ev::Marker(i)));
-                                    pending.push(i);
-                                }
-                                star = false;
-                                if !pending.is_empty() {
-                                    stack.push(Some(pending.remove(0)));
-                                    continue;
-                                }
-                                stack.push(None);
-                            }
-                            ']' => {
-                                star = false;
-                                if let Some(Some(i)) = stack.last() {
-                                    events.push((text.len(), Ev::Close(*i)));
-                                    stack.pop();
-                                    continue;
-                                }
-                                stack.pop();
-                            }
-                            c if c.is_whitespace() => {}
-                            _ => {
-                                star = false;
-                                pending.clear();
-                            }
-                        }
-                        let ch = if ch.is_whitespace() { ' ' } else { ch };
-                        if ch == ' ' && (text.is_empty() || text.ends_with(' ')) {
-                            continue;
-                        }
-                        match segs.last_mut() {
-                            Some((seg, b)) if *b == *bold || ch == ' ' => seg.push(ch),
-                            _ => segs.push((ch.to_string(), *bold)),
-                        }
-                        text.push(ch);
-                    }
-                }
-            }
-        }
-        // Trailing spaces are layout.
-        while text.ends_with(' ') {
-            text.pop();
-            if let Some((seg, _)) = segs.last_mut() {
-                seg.pop();
-                if seg.is_empty() {
-                    segs.pop();
-                }
-            }
-        }
-        for e in events.iter_mut() {
-            e.0 = e.0.min(text.len());
-        }
-        if text.is_empty() && events.is_empty() {
+        let cleaned = brackets.clean(line, markers);
+        if cleaned.text.is_empty() && cleaned.events.is_empty() {
             continue;
         }
         out.push(CLine {
@@ -199,12 +119,138 @@ pub fn clean_lines(lines: &[(&Line, f32)], markers: &mut Vec<MarkerOcc>) -> Vec<
             centred: line.is_centred(*width),
             roughly_centred: ((line.x0 + line.x1) / 2.0 - width / 2.0).abs() < 20.0
                 && line.x0 > 175.0,
-            segs,
-            text,
-            events,
+            segs: cleaned.segs,
+            text: cleaned.text,
+            events: cleaned.events,
         });
     }
     out
+}
+
+/// One line's text without markers, marker brackets or omission asterisks: its segments by
+/// weight, its text, and where the markers and their closing brackets were.
+#[derive(Default)]
+struct Cleaned {
+    segs: Vec<(String, bool)>,
+    text: String,
+    events: Vec<(usize, Ev)>,
+}
+
+impl Cleaned {
+    /// Appends `ch` (whitespace as one space, never leading or doubled) to the segment of its
+    /// weight; a space joins whichever segment is open.
+    fn push(&mut self, ch: char, bold: bool) {
+        let ch = if ch.is_whitespace() { ' ' } else { ch };
+        if ch == ' ' && (self.text.is_empty() || self.text.ends_with(' ')) {
+            return;
+        }
+        match self.segs.last_mut() {
+            Some((seg, b)) if *b == bold || ch == ' ' => seg.push(ch),
+            _ => self.segs.push((ch.to_string(), bold)),
+        }
+        self.text.push(ch);
+    }
+
+    /// Trailing spaces are layout; events past the end move to it.
+    fn finish(mut self) -> Cleaned {
+        while self.text.ends_with(' ') {
+            self.text.pop();
+            if let Some((seg, _)) = self.segs.last_mut() {
+                seg.pop();
+                if seg.is_empty() {
+                    self.segs.pop();
+                }
+            }
+        }
+        for e in self.events.iter_mut() {
+            e.0 = e.0.min(self.text.len());
+        }
+        self
+    }
+}
+
+/// What the bracket matching carries from line to line: the open brackets (each a marker's
+/// or the text's own), the markers still waiting for their bracket, and whether an omission
+/// asterisk came last.
+#[derive(Default)]
+struct Brackets {
+    stack: Vec<Option<usize>>,
+    pending: Vec<usize>,
+    star: bool,
+}
+
+impl Brackets {
+    fn clean(&mut self, line: &Line, markers: &mut Vec<MarkerOcc>) -> Cleaned {
+        let mut out = Cleaned::default();
+        for tok in &line.toks {
+            match tok {
+                Tok::Marker(n) => {
+                    let i = new_marker(markers, line.page, Some(*n));
+                    self.pending.push(i);
+                    out.events.push((out.text.len(), Ev::Marker(i)));
+                }
+                Tok::Text { s, bold } => {
+                    for ch in s.chars() {
+                        if self.keeps(ch, line.page, markers, &mut out) {
+                            out.push(ch, *bold);
+                        }
+                    }
+                }
+            }
+        }
+        out.finish()
+    }
+
+    /// Whether `ch` is text (false: an asterisk, or a marker's bracket, which become events).
+    fn keeps(
+        &mut self,
+        ch: char,
+        page: u32,
+        markers: &mut Vec<MarkerOcc>,
+        out: &mut Cleaned,
+    ) -> bool {
+        match ch {
+            '*' => {
+                self.star = true;
+                return false;
+            }
+            '[' => {
+                // "*[" with no numbered marker waiting: an omission note's bracket.
+                if self.star && self.pending.is_empty() {
+                    let i = new_marker(markers, page, None);
+                    out.events.push((out.text.len(), Ev::Marker(i)));
+                    self.pending.push(i);
+                }
+                self.star = false;
+                if !self.pending.is_empty() {
+                    self.stack.push(Some(self.pending.remove(0)));
+                    return false;
+                }
+                self.stack.push(None);
+            }
+            ']' => {
+                self.star = false;
+                if let Some(Some(i)) = self.stack.last() {
+                    out.events.push((out.text.len(), Ev::Close(*i)));
+                    self.stack.pop();
+                    return false;
+                }
+                self.stack.pop();
+            }
+            c if c.is_whitespace() => {}
+            _ => {
+                self.star = false;
+                self.pending.clear();
+            }
+        }
+        true
+    }
+}
+
+/// Records a marker met on `page` (`None`: an asterisk's) and returns its index.
+fn new_marker(markers: &mut Vec<MarkerOcc>, page: u32, number: Option<u32>) -> usize {
+    markers.push(MarkerOcc { page, number });
+    markers.len() - 1
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1644,6 +1690,24 @@ mod tests {
             .filter(|e| matches!(e, Ev::Close(_)))
             .collect();
         assert_eq!(closes, vec![Ev::Close(1), Ev::Close(0)]);
+    }
+
+    #[test]
+    fn an_asterisk_bracket_is_a_note_and_the_texts_own_brackets_stay() {
+        let (out, markers) = clean(&[
+            line(40, 162.0, vec![t("*[Omitted.]   ")]),
+            line(
+                41,
+                162.0,
+                vec![t("[Sikkim to be associated with the Union.]")],
+            ),
+        ]);
+        assert_eq!(out[0].text, "Omitted.");
+        assert_eq!(out[0].events, vec![(0, Ev::Marker(0)), (8, Ev::Close(0))]);
+        assert_eq!(markers.len(), 1);
+        assert_eq!(markers[0].number, None);
+        assert_eq!(out[1].text, "[Sikkim to be associated with the Union.]");
+        assert!(out[1].events.is_empty());
     }
 
     #[test]
