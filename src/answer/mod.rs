@@ -336,25 +336,10 @@ pub async fn ask(
     events: Option<&UnboundedSender<AskEvent>>,
 ) -> AppResult<AskResponse> {
     validate(&req, a.search.max_query_chars)?;
-    let started = Instant::now();
-    // The raw question goes no further than this line.
-    let question = scrub::scrub(&req.question).text;
+    let mut run = Run::start(a, &req, request_id, events).await?;
     let history = scrubbed_history(&req.history);
-    let mode = req.mode.unwrap_or(a.default_mode);
-    let mut run = Run {
-        a,
-        edition: resolve_edition(a, req.edition.as_deref()).await?,
-        request_id,
-        language: crate::language::detect(&question),
-        question,
-        mode,
-        events,
-        timings: AskTimings::default(),
-        started,
-        llm_used: false,
-    };
     // One LLM deadline for the whole request: router, HyDE and answer share it.
-    let llm = match mode {
+    let llm = match run.mode {
         AnswerMode::Llm => a.llm.as_deref().map(|c| Arc::new(c.for_request())),
         AnswerMode::Extractive => None,
     };
@@ -363,29 +348,16 @@ pub async fn ask(
     let routing = route(&mut run, &history, llm.as_deref()).await?;
 
     // 3. No retrieval for these.
-    match routing.route {
-        Route::OutOfScope => {
-            let reason = routing
-                .out_of_scope
-                .map(|c| c.reason().to_string())
-                .unwrap_or_else(|| OUTSIDE_THE_TEXT.into());
-            return finish_refusal(&mut run, routing, reason, None, Vec::new()).await;
-        }
-        Route::ChitChat => {
-            let reply = crate::scope::OutOfScope::ChitChat.reason().to_string();
-            let response = response(&run, routing, reply, Vec::new(), Vec::new(), None);
-            return finish_with(&mut run, response, Vec::new()).await;
-        }
-        Route::Eligibility => return answer_eligibility(&mut run, routing, &req.facts).await,
-        _ => {}
+    if let Route::OutOfScope | Route::ChitChat | Route::Eligibility = routing.route {
+        return answer_without_retrieval(&mut run, routing, &req.facts).await;
     }
 
     // 4. Retrieve.
     let t = Instant::now();
     let searches = retrieve(&mut run, &routing, llm.as_deref()).await?;
     run.timings.retrieve = ms(t);
-    let main = &searches[0].1;
     let retrieved = retrieved_refs(&searches);
+    let main = &searches[0].1;
     let view = RetrievalView {
         confidence: main.coverage.confidence,
         results: main.results.clone(),
@@ -397,14 +369,94 @@ pub async fn ask(
         return finish_refusal(&mut run, routing, reason, Some(view), retrieved).await;
     }
 
-    // 6. Quote; a refusal when nothing quotable shares a word with the question.
-    let (picks, citations) = match quote(&mut run, &routing, &searches).await? {
+    // 6. and 7. Quote, then write prose over the quotes in llm mode.
+    let retrieval = Retrieval {
+        searches: &searches,
+        view,
+        retrieved,
+    };
+    answer_from_quotes(&mut run, routing, retrieval, llm.as_deref()).await
+}
+
+impl<'a> Run<'a> {
+    /// A request's state once its question is scrubbed: the raw question goes no further.
+    async fn start(
+        a: &'a Answerer,
+        req: &AskRequest,
+        request_id: String,
+        events: Option<&'a UnboundedSender<AskEvent>>,
+    ) -> AppResult<Run<'a>> {
+        let started = Instant::now();
+        let question = scrub::scrub(&req.question).text;
+        Ok(Run {
+            a,
+            edition: resolve_edition(a, req.edition.as_deref()).await?,
+            request_id,
+            language: crate::language::detect(&question),
+            question,
+            mode: req.mode.unwrap_or(a.default_mode),
+            events,
+            timings: AskTimings::default(),
+            started,
+            llm_used: false,
+        })
+    }
+}
+
+/// The answer to a question routed out of scope, to chit-chat or to the eligibility check
+/// (the routes [`ask`] sends here): a refusal, a fixed reply, or the check's verdict.
+async fn answer_without_retrieval(
+    run: &mut Run<'_>,
+    routing: Routing,
+    facts: &crate::eligibility::Facts,
+) -> AppResult<AskResponse> {
+    match routing.route {
+        Route::OutOfScope => {
+            let reason = routing
+                .out_of_scope
+                .map(|c| c.reason().to_string())
+                .unwrap_or_else(|| OUTSIDE_THE_TEXT.into());
+            finish_refusal(run, routing, reason, None, Vec::new()).await
+        }
+        Route::ChitChat => {
+            let reply = crate::scope::OutOfScope::ChitChat.reason().to_string();
+            let response = response(run, routing, reply, Vec::new(), Vec::new(), None);
+            finish_with(run, response, Vec::new()).await
+        }
+        _ => answer_eligibility(run, routing, facts).await,
+    }
+}
+
+/// What retrieval gave an answer: each search (the first is the question's own), the view of
+/// it the response shows, and every provision retrieved (what a citation may point at).
+struct Retrieval<'s> {
+    searches: &'s [(Option<String>, SearchResponse)],
+    view: RetrievalView,
+    retrieved: Vec<String>,
+}
+
+/// Quotes the provisions to show (a refusal when nothing quotable shares a word with the
+/// question), then, in llm mode, prose over them, guarded; the extractive answer otherwise or
+/// when the prose fails.
+async fn answer_from_quotes(
+    run: &mut Run<'_>,
+    routing: Routing,
+    retrieval: Retrieval<'_>,
+    llm: Option<&LlmClient>,
+) -> AppResult<AskResponse> {
+    let Retrieval {
+        searches,
+        view,
+        retrieved,
+    } = retrieval;
+    let (picks, citations) = match quote(run, &routing, searches).await? {
         Ok(quoted) => quoted,
         Err(reason) => {
-            return finish_refusal(&mut run, routing, reason.into(), Some(view), retrieved).await
+            return finish_refusal(run, routing, reason.into(), Some(view), retrieved).await
         }
     };
     run.emit(AskEvent::Citations(citations.clone()));
+    let main = &searches[0].1;
     let framing = messages::framing(run.language);
     let suggestions = if routing.route == Route::Ambiguous {
         suggestions_from(&main.results, framing)
@@ -412,19 +464,15 @@ pub async fn ask(
         Vec::new()
     };
     let extractive = render_extractive(&routing, &picks, &citations, &suggestions, framing);
-    let supporting: Vec<Supporting> = main.supporting.clone();
-
-    // 7. LLM prose, guarded; or the extractive answer.
-    let prose = match (mode, &llm) {
-        (AnswerMode::Llm, Some(llm)) => {
-            llm_prose(a, &mut run, llm, &citations, main, &retrieved).await?
-        }
+    let prose = match (run.mode, llm) {
+        (AnswerMode::Llm, Some(llm)) => llm_prose(run, llm, &citations, main, &retrieved).await?,
         (AnswerMode::Llm, None) => Prose::without_llm(),
         (AnswerMode::Extractive, _) => Prose::default(),
     };
     let (answer, final_citations) = prose.text.unwrap_or((extractive, citations));
+    let supporting = main.supporting.clone();
     let mut response = response(
-        &run,
+        run,
         routing,
         answer,
         final_citations,
@@ -435,7 +483,7 @@ pub async fn ask(
     response.degraded = prose.degraded_reason.is_some();
     response.degraded_reason = prose.degraded_reason;
     response.guards = prose.guards;
-    finish_with(&mut run, response, retrieved).await
+    finish_with(run, response, retrieved).await
 }
 
 /// The edition the request names, or the configured one. Resolved once, so that every search
@@ -621,7 +669,6 @@ impl Prose {
 /// The LLM's prose over the numbered citations, then the guards: unsupported citations
 /// stripped, quotes and figures not in the excerpts dropped. Every call is recorded.
 async fn llm_prose(
-    a: &Answerer,
     run: &mut Run<'_>,
     llm: &LlmClient,
     citations: &[Citation],
@@ -643,7 +690,7 @@ async fn llm_prose(
             text: &c.quote,
         })
         .collect();
-    let threshold = a.search.refusal_threshold_for(main.multilingual);
+    let threshold = run.a.search.refusal_threshold_for(main.multilingual);
     let weak = main
         .coverage
         .confidence
