@@ -7,7 +7,7 @@ use std::time::Instant;
 use sqlx::PgPool;
 
 use nyaya_ingest::chunk::{chunk_provision, HfTokenCounter};
-use nyaya_ingest::{ProvisionKind, PARSER_VERSION};
+use nyaya_ingest::{Chunk, ParsedDocument, ProvisionKind, PARSER_VERSION};
 
 use crate::answer::extract::all_spans;
 use crate::config::Config;
@@ -46,120 +46,182 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
 /// partial corpus: any error before the commit leaves the stored corpus as it was.
 pub async fn ingest_corpus(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<IngestOutcome> {
     let started = Instant::now();
-    let bytes = tokio::fs::read(path).await.map_err(|e| AppError::File {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })?;
+    let bytes = read_pdf(path).await?;
     let sha256 = nyaya_ingest::sha256_hex(&bytes);
-    if let Some(mut summary) = store::current_if_same(pool, &sha256, PARSER_VERSION).await? {
-        summary.changed = false;
-        // The corpus is the same; the embedding model may not be. Only vectors change then.
-        let manifest = ModelManifest::load(&cfg.model_dir)?;
-        if !cfg.no_embed && store::chunks_not_embedded_by(pool, &manifest.id).await? > 0 {
-            summary.embedded = reembed(pool, cfg).await?;
-            summary.model = manifest.id;
-            store::update_summary(pool, &summary).await?;
-        } else {
-            summary.embedded = 0;
-        }
-        summary.seconds = started.elapsed().as_secs_f64();
-        return Ok(IngestOutcome {
-            summary,
-            complete: true,
-        });
+    if let Some(stored) = store::current_if_same(pool, &sha256, PARSER_VERSION).await? {
+        let summary = already_stored(pool, cfg, stored).await?;
+        return Ok(IngestOutcome::finished(summary, started, true));
     }
 
-    let lib = cfg.pdfium_lib.clone();
-    let model_dir = cfg.model_dir.clone();
-    let max_tokens = cfg.chunk_tokens;
-    let ort_lib = cfg.ort_lib.clone();
-    let no_embed = cfg.no_embed;
-    let (doc, chunks, vectors, model_id, pages, bytes) =
-        tokio::task::spawn_blocking(move || -> AppResult<_> {
-            let doc = nyaya_ingest::parse_pdf(&bytes, &lib)?;
-            let counter = HfTokenCounter::from_dir(&model_dir).map_err(AppError::Resource)?;
-            let chunks: Vec<_> = doc
-                .provisions
-                .iter()
-                .flat_map(|p| chunk_provision(p, &counter, max_tokens))
-                .collect();
-            let pages = doc.provisions.iter().map(|p| p.page_end).max().unwrap_or(0);
-            // An incomplete parse is reported, not stored: no need to embed it.
-            let (vectors, model_id) =
-                if doc.missing.is_empty() && doc.duplicates.is_empty() && !no_embed {
-                    let embedder = OnnxEmbedder::load_for_bulk(&model_dir, &ort_lib)?;
-                    let texts: Vec<String> = chunks.iter().map(embedding_text).collect();
-                    let vectors = embed_all(&embedder, &texts, progress_bar("embedding chunks"))?;
-                    (vectors, embedder.manifest().id.clone())
-                } else {
-                    (Vec::new(), String::new())
-                };
-            Ok((doc, chunks, vectors, model_id, pages, bytes))
-        })
-        .await
-        .map_err(|e| AppError::Resource(format!("ingest task failed: {e}")))??;
-
-    let count = |k: ProvisionKind| doc.provisions.iter().filter(|p| p.kind == k).count();
-    let mut summary = IngestSummary {
-        edition: doc.edition.clone(),
-        sha256,
-        parser_version: PARSER_VERSION.to_string(),
-        pages,
-        provisions: doc.provisions.len(),
-        articles: count(ProvisionKind::Article),
-        schedules: count(ProvisionKind::Schedule),
-        appendices: count(ProvisionKind::Appendix),
-        chunks: chunks.len(),
-        amendment_notes: doc.provisions.iter().map(|p| p.amendments.len()).sum(),
-        cross_refs: doc.provisions.iter().map(|p| p.cross_refs.len()).sum(),
-        missing: doc.missing.iter().map(|r| r.to_string()).collect(),
-        duplicates: doc.duplicates.iter().map(|r| r.to_string()).collect(),
-        embedded: vectors.len(),
-        model: model_id.clone(),
-        changed: true,
-        seconds: 0.0,
-    };
-    for w in &doc.warnings {
+    let corpus = ParsedCorpus::in_background(cfg, bytes).await?;
+    let mut summary = corpus.summary(sha256);
+    for w in &corpus.doc.warnings {
         tracing::warn!(warning = %w, "parser");
     }
     if !summary.missing.is_empty() || !summary.duplicates.is_empty() {
         summary.changed = false;
-        summary.seconds = started.elapsed().as_secs_f64();
-        return Ok(IngestOutcome {
-            summary,
-            complete: false,
-        });
+        return Ok(IngestOutcome::finished(summary, started, false));
     }
-    let name = path
-        .file_name()
+    let name = source_name(path);
+    let edition_date = edition_date(path, &corpus.doc.edition)?;
+    let stored = corpus.to_store(&summary, &name, edition_date);
+    summary.changed = store::replace_corpus(pool, &stored).await?;
+    Ok(IngestOutcome::finished(summary, started, true))
+}
+
+impl IngestOutcome {
+    /// The outcome of an ingest that started at `started` and ends now.
+    fn finished(mut summary: IngestSummary, started: Instant, complete: bool) -> IngestOutcome {
+        summary.seconds = started.elapsed().as_secs_f64();
+        IngestOutcome { summary, complete }
+    }
+}
+
+/// The PDF's bytes; a file that cannot be read is [`AppError::File`].
+async fn read_pdf(path: &Path) -> AppResult<Vec<u8>> {
+    tokio::fs::read(path).await.map_err(|e| AppError::File {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// The summary of a file already stored by this parser version (`changed` false), after
+/// embedding the chunks the configured model has no vector for, if any.
+async fn already_stored(
+    pool: &PgPool,
+    cfg: &Config,
+    mut summary: IngestSummary,
+) -> AppResult<IngestSummary> {
+    summary.changed = false;
+    // The corpus is the same; the embedding model may not be. Only vectors change then.
+    let manifest = ModelManifest::load(&cfg.model_dir)?;
+    if !cfg.no_embed && store::chunks_not_embedded_by(pool, &manifest.id).await? > 0 {
+        summary.embedded = reembed(pool, cfg).await?;
+        summary.model = manifest.id;
+        store::update_summary(pool, &summary).await?;
+    } else {
+        summary.embedded = 0;
+    }
+    Ok(summary)
+}
+
+/// A parsed PDF, cut into chunks, with their vectors (none when the parse is incomplete or
+/// embedding is switched off): everything an ingest stores besides its summary.
+struct ParsedCorpus {
+    doc: ParsedDocument,
+    chunks: Vec<Chunk>,
+    /// One per chunk, in order, or none.
+    vectors: Vec<Vec<f32>>,
+    /// The model that made `vectors` ("" when there are none).
+    model_id: String,
+    pdf: Vec<u8>,
+}
+
+impl ParsedCorpus {
+    /// [`ParsedCorpus::parse`] on a blocking thread: parsing and embedding are CPU-bound.
+    async fn in_background(cfg: &Config, pdf: Vec<u8>) -> AppResult<ParsedCorpus> {
+        let cfg = cfg.clone();
+        tokio::task::spawn_blocking(move || ParsedCorpus::parse(&cfg, pdf))
+            .await
+            .map_err(|e| AppError::Resource(format!("ingest task failed: {e}")))?
+    }
+
+    /// Parses `pdf`, chunks every provision and, when the parse is complete, embeds the chunks.
+    fn parse(cfg: &Config, pdf: Vec<u8>) -> AppResult<ParsedCorpus> {
+        let doc = nyaya_ingest::parse_pdf(&pdf, &cfg.pdfium_lib)?;
+        let counter = HfTokenCounter::from_dir(&cfg.model_dir).map_err(AppError::Resource)?;
+        let chunks: Vec<_> = doc
+            .provisions
+            .iter()
+            .flat_map(|p| chunk_provision(p, &counter, cfg.chunk_tokens))
+            .collect();
+        // An incomplete parse is reported, not stored: no need to embed it.
+        let (vectors, model_id) =
+            if doc.missing.is_empty() && doc.duplicates.is_empty() && !cfg.no_embed {
+                embed_chunks(cfg, &chunks)?
+            } else {
+                (Vec::new(), String::new())
+            };
+        Ok(ParsedCorpus {
+            doc,
+            chunks,
+            vectors,
+            model_id,
+            pdf,
+        })
+    }
+
+    /// What the ingest found, for a new file with hash `sha256` (`changed` true, no time yet).
+    fn summary(&self, sha256: String) -> IngestSummary {
+        let provisions = &self.doc.provisions;
+        let count = |k: ProvisionKind| provisions.iter().filter(|p| p.kind == k).count();
+        IngestSummary {
+            edition: self.doc.edition.clone(),
+            sha256,
+            parser_version: PARSER_VERSION.to_string(),
+            pages: provisions.iter().map(|p| p.page_end).max().unwrap_or(0),
+            provisions: provisions.len(),
+            articles: count(ProvisionKind::Article),
+            schedules: count(ProvisionKind::Schedule),
+            appendices: count(ProvisionKind::Appendix),
+            chunks: self.chunks.len(),
+            amendment_notes: provisions.iter().map(|p| p.amendments.len()).sum(),
+            cross_refs: provisions.iter().map(|p| p.cross_refs.len()).sum(),
+            missing: self.doc.missing.iter().map(|r| r.to_string()).collect(),
+            duplicates: self.doc.duplicates.iter().map(|r| r.to_string()).collect(),
+            embedded: self.vectors.len(),
+            model: self.model_id.clone(),
+            changed: true,
+            seconds: 0.0,
+        }
+    }
+
+    /// Everything [`store::replace_corpus`] writes for this corpus.
+    fn to_store<'a>(
+        &'a self,
+        summary: &'a IngestSummary,
+        source_name: &'a str,
+        edition_date: chrono::NaiveDate,
+    ) -> store::NewCorpus<'a> {
+        store::NewCorpus {
+            doc: &self.doc,
+            chunks: &self.chunks,
+            vectors: &self.vectors,
+            model_id: &self.model_id,
+            summary,
+            source_name,
+            pdf: &self.pdf,
+            edition_date,
+        }
+    }
+}
+
+/// The chunks' vectors from the configured model, and that model's id.
+fn embed_chunks(cfg: &Config, chunks: &[Chunk]) -> AppResult<(Vec<Vec<f32>>, String)> {
+    let embedder = OnnxEmbedder::load_for_bulk(&cfg.model_dir, &cfg.ort_lib)?;
+    let texts: Vec<String> = chunks.iter().map(embedding_text).collect();
+    let vectors = embed_all(&embedder, &texts, progress_bar("embedding chunks"))?;
+    Ok((vectors, embedder.manifest().id.clone()))
+}
+
+/// The file's name as stored with the document ("" for a path without one).
+fn source_name(path: &Path) -> String {
+    path.file_name()
         .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// The date on the cover of the edition labelled `edition` (read from `path`).
+fn edition_date(path: &Path, edition: &str) -> AppResult<chrono::NaiveDate> {
     // Editions are stored side by side, keyed by the date on the cover.
-    let edition_date = nyaya_ingest::diff::edition_date(&doc.edition)
+    nyaya_ingest::diff::edition_date(edition)
         .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
         .ok_or_else(|| AppError::File {
             path: path.display().to_string(),
             reason: format!(
-                "its cover gives no edition date ({:?}); editions are stored by date",
-                doc.edition
+                "its cover gives no edition date ({edition:?}); editions are stored by date"
             ),
-        })?;
-    let stored = store::NewCorpus {
-        doc: &doc,
-        chunks: &chunks,
-        vectors: &vectors,
-        model_id: &model_id,
-        summary: &summary,
-        source_name: &name,
-        pdf: &bytes,
-        edition_date,
-    };
-    summary.changed = store::replace_corpus(pool, &stored).await?;
-    summary.seconds = started.elapsed().as_secs_f64();
-    Ok(IngestOutcome {
-        summary,
-        complete: true,
-    })
+        })
 }
 
 /// What a chunk's vector is made from: its heading line, then its text.
@@ -384,5 +446,93 @@ fn progress_bar(what: &'static str) -> impl FnMut(usize, usize) {
                 eprintln!();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nyaya_ingest::{Provision, RefId, Status};
+
+    fn provision(id: RefId, page_end: u32) -> Provision {
+        Provision {
+            kind: id.kind(),
+            number: String::new(),
+            title: String::new(),
+            part: None,
+            chapter: None,
+            subheading: None,
+            status: Status::InForce,
+            page_start: 1,
+            page_end,
+            text: String::new(),
+            clauses: Vec::new(),
+            amendments: Vec::new(),
+            cross_refs: Vec::new(),
+            id,
+        }
+    }
+
+    #[test]
+    fn a_summary_counts_what_the_parse_found() {
+        let corpus = ParsedCorpus {
+            doc: ParsedDocument {
+                edition: "As on 1st May, 2024".into(),
+                contents: Vec::new(),
+                provisions: vec![
+                    provision(RefId::preamble(), 1),
+                    provision(RefId::article("1").unwrap(), 7),
+                    provision(RefId::article("21A").unwrap(), 12),
+                    provision(RefId::schedule(7), 9),
+                ],
+                missing: vec![RefId::appendix(1)],
+                duplicates: Vec::new(),
+                warnings: vec!["a warning".into()],
+            },
+            chunks: Vec::new(),
+            vectors: vec![vec![0.5; 3]; 2],
+            model_id: "m".into(),
+            pdf: Vec::new(),
+        };
+        let s = corpus.summary("abc".into());
+        assert_eq!(s.edition, "As on 1st May, 2024");
+        assert_eq!(s.sha256, "abc");
+        assert_eq!(s.parser_version, PARSER_VERSION);
+        assert_eq!(s.pages, 12, "the last page any provision ends on");
+        assert_eq!(
+            (s.provisions, s.articles, s.schedules, s.appendices),
+            (4, 2, 1, 0)
+        );
+        assert_eq!((s.chunks, s.amendment_notes, s.cross_refs), (0, 0, 0));
+        assert_eq!(s.missing, vec![RefId::appendix(1).to_string()]);
+        assert!(s.duplicates.is_empty());
+        assert_eq!((s.embedded, s.model.as_str()), (2, "m"));
+        assert!(s.changed);
+        assert_eq!(s.seconds, 0.0);
+    }
+
+    #[test]
+    fn an_edition_is_stored_under_the_date_on_its_cover() {
+        let pdf = Path::new("corpus/x.pdf");
+        assert_eq!(
+            edition_date(pdf, "As on 1st May, 2024").unwrap(),
+            chrono::NaiveDate::from_ymd_opt(2024, 5, 1).unwrap()
+        );
+        match edition_date(pdf, "The Constitution") {
+            Err(AppError::File { path, reason }) => {
+                assert_eq!(path, "corpus/x.pdf");
+                assert_eq!(
+                    reason,
+                    "its cover gives no edition date (\"The Constitution\"); editions are stored by date"
+                );
+            }
+            other => panic!("expected AppError::File, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_source_is_named_by_its_file_name() {
+        assert_eq!(source_name(Path::new("corpus/a b.pdf")), "a b.pdf");
+        assert_eq!(source_name(Path::new("/")), "");
     }
 }

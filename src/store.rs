@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 
-use nyaya_ingest::{Chunk, ParsedDocument, Provision, RefId};
+use nyaya_ingest::amendment::AmendmentKind;
+use nyaya_ingest::xref::{CrossRef, XrefTarget};
+use nyaya_ingest::{AmendmentLink, Chunk, Clause, ParsedDocument, Provision, RefId};
 
 use crate::error::{AppError, AppResult};
 
@@ -414,7 +416,50 @@ pub async fn update_summary(pool: &PgPool, summary: &IngestSummary) -> AppResult
 
 const BATCH: usize = 500;
 
+/// A document's provisions, then their clauses, amendment notes and cross-references, each in
+/// batches of [`BATCH`] rows.
 async fn insert_provisions(
+    tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
+    provisions: &[Provision],
+) -> AppResult<()> {
+    insert_provision_rows(tx, document_id, provisions).await?;
+    insert_clauses(tx, document_id, &numbered(provisions, |p| &p.clauses)).await?;
+    insert_amendment_notes(tx, document_id, &numbered(provisions, |p| &p.amendments)).await?;
+    insert_cross_refs(tx, document_id, &numbered(provisions, |p| &p.cross_refs)).await?;
+    Ok(())
+}
+
+/// One of a provision's clauses, amendment notes or cross-references, with its place among
+/// them (`seq`, from 0).
+struct Numbered<'a, T> {
+    provision: &'a Provision,
+    seq: usize,
+    item: &'a T,
+}
+
+/// Every provision's `items`, provision by provision, each numbered within its provision.
+fn numbered<'a, T>(
+    provisions: &'a [Provision],
+    items: impl Fn(&'a Provision) -> &'a Vec<T>,
+) -> Vec<Numbered<'a, T>> {
+    provisions
+        .iter()
+        .flat_map(|provision| {
+            items(provision)
+                .iter()
+                .enumerate()
+                .map(move |(seq, item)| Numbered {
+                    provision,
+                    seq,
+                    item,
+                })
+        })
+        .collect()
+}
+
+/// The provisions themselves, numbered (`ordinal`) in document order.
+async fn insert_provision_rows(
     tx: &mut Transaction<'_, Postgres>,
     document_id: i64,
     provisions: &[Provision],
@@ -443,19 +488,23 @@ async fn insert_provisions(
         });
         qb.build().execute(&mut **tx).await?;
     }
+    Ok(())
+}
 
-    let clauses: Vec<_> = provisions
-        .iter()
-        .flat_map(|p| p.clauses.iter().enumerate().map(move |(i, c)| (p, i, c)))
-        .collect();
+async fn insert_clauses(
+    tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
+    clauses: &[Numbered<'_, Clause>],
+) -> AppResult<()> {
     for batch in clauses.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
             "INSERT INTO clauses (document_id, ref_id, seq, label, kind, start_char, end_char) ",
         );
-        qb.push_values(batch, |mut b, (p, i, c)| {
+        qb.push_values(batch, |mut b, n| {
+            let c = n.item;
             b.push_bind(document_id)
-                .push_bind(p.id.as_str())
-                .push_bind(*i as i32)
+                .push_bind(n.provision.id.as_str())
+                .push_bind(n.seq as i32)
                 .push_bind(&c.label)
                 .push_bind(c.kind.as_str())
                 .push_bind(c.start as i32)
@@ -463,36 +512,30 @@ async fn insert_provisions(
         });
         qb.build().execute(&mut **tx).await?;
     }
+    Ok(())
+}
 
-    let notes: Vec<_> = provisions
-        .iter()
-        .flat_map(|p| p.amendments.iter().enumerate().map(move |(i, a)| (p, i, a)))
-        .collect();
+async fn insert_amendment_notes(
+    tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
+    notes: &[Numbered<'_, AmendmentLink>],
+) -> AppResult<()> {
     for batch in notes.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
             "INSERT INTO amendment_notes (document_id, ref_id, seq, marker, kind, instrument, amendment_number, section, \
              effective_from, effective_text, clause_label, start_char, end_char, page, raw) ",
         );
-        qb.push_values(batch, |mut b, (p, i, a)| {
-            let n = &a.note;
+        qb.push_values(batch, |mut b, link| {
+            let (a, n) = (link.item, &link.item.note);
             b.push_bind(document_id)
-                .push_bind(p.id.as_str())
-                .push_bind(*i as i32)
+                .push_bind(link.provision.id.as_str())
+                .push_bind(link.seq as i32)
                 .push_bind(n.marker.map(|m| m as i32))
-                .push_bind(
-                    serde_json::to_value(n.kind)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default(),
-                )
+                .push_bind(amendment_kind_name(n.kind))
                 .push_bind(&n.instrument)
                 .push_bind(n.amendment_number.map(|m| m as i32))
                 .push_bind(&n.section)
-                .push_bind(
-                    n.effective_from
-                        .as_deref()
-                        .and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok()),
-                )
+                .push_bind(effective_date(n.effective_from.as_deref()))
                 .push_bind(&n.effective_text)
                 .push_bind(&a.clause)
                 .push_bind(a.start.map(|s| s as i32))
@@ -502,25 +545,37 @@ async fn insert_provisions(
         });
         qb.build().execute(&mut **tx).await?;
     }
+    Ok(())
+}
 
-    let xrefs: Vec<_> = provisions
-        .iter()
-        .flat_map(|p| p.cross_refs.iter().enumerate().map(move |(i, x)| (p, i, x)))
-        .collect();
+/// An amendment's kind as stored: its serde name ("" if it has none).
+fn amendment_kind_name(kind: AmendmentKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+/// A note's "effective from" date, when it is one (YYYY-MM-DD).
+fn effective_date(effective_from: Option<&str>) -> Option<chrono::NaiveDate> {
+    effective_from.and_then(|d| chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d").ok())
+}
+
+async fn insert_cross_refs(
+    tx: &mut Transaction<'_, Postgres>,
+    document_id: i64,
+    xrefs: &[Numbered<'_, CrossRef>],
+) -> AppResult<()> {
     for batch in xrefs.chunks(BATCH) {
         let mut qb = QueryBuilder::new(
             "INSERT INTO cross_refs (document_id, from_ref, seq, to_ref, to_part, clause, surface) ",
         );
-        qb.push_values(batch, |mut b, (p, i, x)| {
-            let (to_ref, to_part) = match &x.target {
-                nyaya_ingest::xref::XrefTarget::Provision(r) => {
-                    (Some(r.as_str().to_string()), None)
-                }
-                nyaya_ingest::xref::XrefTarget::Part(part) => (None, Some(part.clone())),
-            };
+        qb.push_values(batch, |mut b, n| {
+            let x = n.item;
+            let (to_ref, to_part) = xref_target(&x.target);
             b.push_bind(document_id)
-                .push_bind(p.id.as_str())
-                .push_bind(*i as i32)
+                .push_bind(n.provision.id.as_str())
+                .push_bind(n.seq as i32)
                 .push_bind(to_ref)
                 .push_bind(to_part)
                 .push_bind(&x.clause)
@@ -529,6 +584,14 @@ async fn insert_provisions(
         qb.build().execute(&mut **tx).await?;
     }
     Ok(())
+}
+
+/// A cross-reference's target as stored: `(to_ref, to_part)`, exactly one of them set.
+fn xref_target(target: &XrefTarget) -> (Option<String>, Option<String>) {
+    match target {
+        XrefTarget::Provision(r) => (Some(r.as_str().to_string()), None),
+        XrefTarget::Part(part) => (None, Some(part.clone())),
+    }
 }
 
 async fn insert_chunks(
@@ -1181,6 +1244,72 @@ mod tests {
             date: chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d").unwrap(),
             sha256: format!("sha-{id}"),
         }
+    }
+
+    fn provision_with_clauses(id: RefId, labels: &[&str]) -> Provision {
+        Provision {
+            kind: id.kind(),
+            number: String::new(),
+            title: String::new(),
+            part: None,
+            chapter: None,
+            subheading: None,
+            status: nyaya_ingest::Status::InForce,
+            page_start: 1,
+            page_end: 1,
+            text: String::new(),
+            clauses: labels
+                .iter()
+                .map(|label| Clause {
+                    label: label.to_string(),
+                    kind: nyaya_ingest::ClauseKind::Clause,
+                    start: 0,
+                    end: 0,
+                })
+                .collect(),
+            amendments: Vec::new(),
+            cross_refs: Vec::new(),
+            id,
+        }
+    }
+
+    #[test]
+    fn clauses_are_numbered_within_their_provision_in_document_order() {
+        let provisions = [
+            provision_with_clauses(RefId::article("1").unwrap(), &["(1)", "(2)"]),
+            provision_with_clauses(RefId::article("2").unwrap(), &[]),
+            provision_with_clauses(RefId::article("3").unwrap(), &["(a)"]),
+        ];
+        let rows: Vec<_> = numbered(&provisions, |p| &p.clauses)
+            .iter()
+            .map(|n| (n.provision.id.as_str(), n.seq, n.item.label.as_str()))
+            .collect();
+        assert_eq!(rows, [("1", 0, "(1)"), ("1", 1, "(2)"), ("3", 0, "(a)")]);
+    }
+
+    #[test]
+    fn amendment_columns_are_stored_as_their_names_and_dates() {
+        assert_eq!(amendment_kind_name(AmendmentKind::Inserted), "inserted");
+        assert_eq!(amendment_kind_name(AmendmentKind::Note), "note");
+        assert_eq!(
+            effective_date(Some("1977-01-03")),
+            chrono::NaiveDate::from_ymd_opt(1977, 1, 3)
+        );
+        assert_eq!(effective_date(Some("3-1-1977")), None);
+        assert_eq!(effective_date(None), None);
+    }
+
+    #[test]
+    fn a_cross_reference_targets_a_provision_or_a_part() {
+        let article = RefId::article("32").unwrap();
+        assert_eq!(
+            xref_target(&XrefTarget::Provision(article.clone())),
+            (Some(article.as_str().to_string()), None)
+        );
+        assert_eq!(
+            xref_target(&XrefTarget::Part("III".into())),
+            (None, Some("III".to_string()))
+        );
     }
 
     #[test]
