@@ -513,6 +513,20 @@ impl LlmClient {
         attempt: &mut Attempt,
         started: Instant,
     ) -> Result<String, (CallStatus, String)> {
+        let response = self.post(endpoint, body).await?;
+        match req.on_delta {
+            None => read_reply(response, attempt, started).await,
+            Some(on_delta) => read_stream(response, on_delta, attempt, started).await,
+        }
+    }
+
+    /// Posts the chat request to `endpoint`; a reply that is not a success is an error with
+    /// the first 200 characters of its body.
+    async fn post(
+        &self,
+        endpoint: &Endpoint,
+        body: &serde_json::Value,
+    ) -> Result<reqwest::Response, (CallStatus, String)> {
         let url = format!(
             "{}/chat/completions",
             endpoint.base_url.trim_end_matches('/')
@@ -531,83 +545,116 @@ impl LlmClient {
             let text: String = text.chars().take(200).collect();
             return Err((CallStatus::HttpError, format!("HTTP {status}: {text}")));
         }
-        let Some(on_delta) = req.on_delta else {
-            let reply: ChatReply = response.json().await.map_err(|e| {
-                (
-                    CallStatus::BadResponse,
-                    format!("not a chat completion: {e}"),
-                )
-            })?;
-            attempt.ttft_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
-            if let Some(u) = reply.usage {
-                attempt.tokens_in = u.prompt_tokens;
-                attempt.tokens_out = u.completion_tokens;
-            }
-            let text = reply
-                .choices
-                .into_iter()
-                .next()
-                .and_then(|c| c.message)
-                .and_then(|m| m.content)
-                .ok_or((
-                    CallStatus::BadResponse,
-                    "the reply has no message content".to_string(),
-                ))?;
-            return Ok(text);
-        };
-        // Server-sent events: `data: {chunk}` lines, ending with `data: [DONE]`.
-        let mut text = String::new();
-        let mut buffer = String::new();
-        let mut bytes = response.bytes_stream();
-        let mut done = false;
-        while let Some(piece) = bytes.next().await {
-            let piece =
-                piece.map_err(|e| (CallStatus::TransportError, format!("stream broke: {e}")))?;
-            buffer.push_str(&String::from_utf8_lossy(&piece));
-            while let Some(i) = buffer.find('\n') {
-                let line: String = buffer.drain(..=i).collect();
-                let line = line.trim();
-                let Some(data) = line.strip_prefix("data:") else {
-                    continue;
-                };
-                let data = data.trim();
-                if data == "[DONE]" {
+        Ok(response)
+    }
+}
+
+/// A whole chat completion's text, its usage recorded on `attempt`.
+async fn read_reply(
+    response: reqwest::Response,
+    attempt: &mut Attempt,
+    started: Instant,
+) -> Result<String, (CallStatus, String)> {
+    let reply: ChatReply = response.json().await.map_err(|e| {
+        (
+            CallStatus::BadResponse,
+            format!("not a chat completion: {e}"),
+        )
+    })?;
+    attempt.ttft_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+    if let Some(u) = reply.usage {
+        attempt.tokens_in = u.prompt_tokens;
+        attempt.tokens_out = u.completion_tokens;
+    }
+    reply
+        .choices
+        .into_iter()
+        .next()
+        .and_then(|c| c.message)
+        .and_then(|m| m.content)
+        .ok_or((
+            CallStatus::BadResponse,
+            "the reply has no message content".to_string(),
+        ))
+}
+
+/// A streamed reply's text, each piece passed to `on_delta` as it comes. Server-sent events:
+/// `data: {chunk}` lines, ending with `data: [DONE]`.
+async fn read_stream(
+    response: reqwest::Response,
+    on_delta: &(dyn Fn(&str) + Send + Sync),
+    attempt: &mut Attempt,
+    started: Instant,
+) -> Result<String, (CallStatus, String)> {
+    let mut text = String::new();
+    let mut buffer = String::new();
+    let mut bytes = response.bytes_stream();
+    let mut done = false;
+    while let Some(piece) = bytes.next().await {
+        let piece =
+            piece.map_err(|e| (CallStatus::TransportError, format!("stream broke: {e}")))?;
+        buffer.push_str(&String::from_utf8_lossy(&piece));
+        while let Some(i) = buffer.find('\n') {
+            let line: String = buffer.drain(..=i).collect();
+            match sse_data(&line) {
+                None => continue,
+                Some("[DONE]") => {
                     done = true;
                     break;
                 }
-                let chunk: ChatChunk = serde_json::from_str(data).map_err(|e| {
-                    (
-                        CallStatus::BadResponse,
-                        format!("not a chat completion chunk: {e}"),
-                    )
-                })?;
-                if let Some(u) = chunk.usage {
-                    attempt.tokens_in = u.prompt_tokens;
-                    attempt.tokens_out = u.completion_tokens;
-                }
-                for c in chunk.choices {
-                    if let Some(delta) = c.delta.and_then(|d| d.content) {
-                        if !delta.is_empty() {
-                            attempt
-                                .ttft_ms
-                                .get_or_insert_with(|| started.elapsed().as_secs_f64() * 1000.0);
-                            on_delta(&delta);
-                            text.push_str(&delta);
-                        }
-                    }
+                Some(data) => {
+                    let chunk: ChatChunk = serde_json::from_str(data).map_err(|e| {
+                        (
+                            CallStatus::BadResponse,
+                            format!("not a chat completion chunk: {e}"),
+                        )
+                    })?;
+                    take_chunk(chunk, attempt, started, &mut |delta| {
+                        on_delta(delta);
+                        text.push_str(delta);
+                    });
                 }
             }
-            if done {
-                break;
+        }
+        if done {
+            break;
+        }
+    }
+    if !done && text.is_empty() {
+        return Err((
+            CallStatus::BadResponse,
+            "the stream ended without content".into(),
+        ));
+    }
+    Ok(text)
+}
+
+/// The payload of a server-sent event's `data:` line; `None` for any other line.
+fn sse_data(line: &str) -> Option<&str> {
+    line.trim().strip_prefix("data:").map(str::trim)
+}
+
+/// Records a chunk's usage on `attempt` and passes each non-empty piece of text to `delta`,
+/// timing the first.
+fn take_chunk(
+    chunk: ChatChunk,
+    attempt: &mut Attempt,
+    started: Instant,
+    delta: &mut impl FnMut(&str),
+) {
+    if let Some(u) = chunk.usage {
+        attempt.tokens_in = u.prompt_tokens;
+        attempt.tokens_out = u.completion_tokens;
+    }
+    for c in chunk.choices {
+        if let Some(piece) = c.delta.and_then(|d| d.content) {
+            if !piece.is_empty() {
+                attempt
+                    .ttft_ms
+                    .get_or_insert_with(|| started.elapsed().as_secs_f64() * 1000.0);
+                delta(&piece);
             }
         }
-        if !done && text.is_empty() {
-            return Err((
-                CallStatus::BadResponse,
-                "the stream ended without content".into(),
-            ));
-        }
-        Ok(text)
     }
 }
 
@@ -644,6 +691,56 @@ struct Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn blank_attempt() -> Attempt {
+        Attempt {
+            purpose: Purpose::Answer,
+            provider: "test",
+            model: "m".into(),
+            prompt_name: "t",
+            prompt_version: 1,
+            prompt_sha256: String::new(),
+            tokens_in: None,
+            tokens_out: None,
+            latency_ms: 0.0,
+            ttft_ms: None,
+            status: CallStatus::Ok,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn only_data_lines_carry_an_event() {
+        assert_eq!(sse_data("data: {\"a\":1}\n"), Some("{\"a\":1}"));
+        assert_eq!(sse_data("  data:[DONE]  "), Some("[DONE]"));
+        assert_eq!(sse_data(": keep-alive\n"), None);
+        assert_eq!(sse_data("event: message"), None);
+    }
+
+    #[test]
+    fn a_chunk_passes_its_text_on_and_records_usage_and_the_first_token() {
+        let mut attempt = blank_attempt();
+        let mut text = String::new();
+        let chunk: ChatChunk = serde_json::from_str(
+            r#"{"choices":[{"delta":{"content":""}},{"delta":{"content":"Article"}}],"usage":{"prompt_tokens":9,"completion_tokens":1}}"#,
+        )
+        .unwrap();
+        take_chunk(chunk, &mut attempt, Instant::now(), &mut |d| {
+            text.push_str(d)
+        });
+        assert_eq!(text, "Article");
+        assert_eq!((attempt.tokens_in, attempt.tokens_out), (Some(9), Some(1)));
+        let first = attempt.ttft_ms.expect("timed");
+        let chunk: ChatChunk =
+            serde_json::from_str(r#"{"choices":[{"delta":{"content":" 21"}}]}"#).unwrap();
+        take_chunk(chunk, &mut attempt, Instant::now(), &mut |d| {
+            text.push_str(d)
+        });
+        assert_eq!(text, "Article 21");
+        // The first token's time stays; a chunk without usage leaves the counts.
+        assert_eq!(attempt.ttft_ms, Some(first));
+        assert_eq!(attempt.tokens_in, Some(9));
+    }
 
     #[test]
     fn prompts_render_their_placeholders_once() {
