@@ -552,6 +552,9 @@ impl Fields<'_> {
     }
 }
 
+/// One line of the golden file, held to the contract: every required field present and
+/// well-formed, and the fields agreeing with each other. Fields are read in a fixed order,
+/// which fixes which fault a bad line reports.
 fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
     let value: Value =
         serde_json::from_str(raw).map_err(|source| GoldenError::Json { line, source })?;
@@ -565,18 +568,8 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
     let f = Fields { obj, line };
 
     let id = f.req_str("id")?.trim().to_string();
-    let split = f.req_str("split")?;
-    let split: Split = split
-        .parse()
-        .map_err(|()| f.invalid("split", format!("{split:?} is not one of dev, test")))?;
-    let category = f.req_str("category")?;
-    let category: Category = category.parse().map_err(|()| {
-        let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
-        f.invalid(
-            "category",
-            format!("{category:?} is not one of {}", known.join(", ")),
-        )
-    })?;
+    let split = f.split()?;
+    let category = f.category()?;
     let question = f.req_str("question")?.to_string();
     let expected_refs = f.refs("expected_refs", true)?;
     let acceptable_refs = f.refs("acceptable_refs", false)?;
@@ -593,44 +586,11 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
             format!("{both} is also in expected_refs"),
         ));
     }
-
     let evidence = if must_refuse {
-        if !expected_refs.is_empty() {
-            return Err(f.invalid("expected_refs", "a must_refuse case expects no provision"));
-        }
-        match evidence {
-            Some(e) if !e.trim().is_empty() => Some(
-                e.parse::<Evidence>()
-                    .map_err(|reason| f.invalid("evidence", reason))?,
-            ),
-            _ => None,
-        }
+        f.refusal_evidence(&expected_refs, evidence)?
     } else {
-        if category == Category::OutOfScope {
-            return Err(f.invalid("must_refuse", "an out_of_scope case must be refused"));
-        }
-        if expected_refs.is_empty() {
-            return Err(f.invalid(
-                "expected_refs",
-                "an answerable case expects at least one provision",
-            ));
-        }
-        if reference_answer.trim().is_empty() {
-            return Err(match f.opt_str("reference_answer")? {
-                None => GoldenError::MissingField {
-                    line,
-                    field: "reference_answer",
-                },
-                Some(_) => f.invalid("reference_answer", "must not be empty"),
-            });
-        }
-        let e = f.req_str("evidence")?;
-        Some(
-            e.parse::<Evidence>()
-                .map_err(|reason| f.invalid("evidence", reason))?,
-        )
+        Some(f.answer_evidence(category, &expected_refs, &reference_answer)?)
     };
-
     if category == Category::ArticleLookup && question_refs.is_empty() {
         return Err(f.invalid(
             "question_refs",
@@ -654,6 +614,75 @@ fn parse_case(raw: &str, line: usize) -> Result<GoldenCase, GoldenError> {
         group: f.opt_str("group")?.map(str::to_string),
         line,
     })
+}
+
+impl Fields<'_> {
+    fn split(&self) -> Result<Split, GoldenError> {
+        let split = self.req_str("split")?;
+        split
+            .parse()
+            .map_err(|()| self.invalid("split", format!("{split:?} is not one of dev, test")))
+    }
+
+    fn category(&self) -> Result<Category, GoldenError> {
+        let category = self.req_str("category")?;
+        category.parse().map_err(|()| {
+            let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+            self.invalid(
+                "category",
+                format!("{category:?} is not one of {}", known.join(", ")),
+            )
+        })
+    }
+
+    /// A case to refuse expects no provision; its evidence, if any, must parse.
+    fn refusal_evidence(
+        &self,
+        expected_refs: &[RefId],
+        evidence: Option<&str>,
+    ) -> Result<Option<Evidence>, GoldenError> {
+        if !expected_refs.is_empty() {
+            return Err(self.invalid("expected_refs", "a must_refuse case expects no provision"));
+        }
+        match evidence {
+            Some(e) if !e.trim().is_empty() => Ok(Some(self.evidence(e)?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A case to answer is not out of scope, expects a provision, and says what the answer is
+    /// and where the text says it (its evidence, required).
+    fn answer_evidence(
+        &self,
+        category: Category,
+        expected_refs: &[RefId],
+        reference_answer: &str,
+    ) -> Result<Evidence, GoldenError> {
+        if category == Category::OutOfScope {
+            return Err(self.invalid("must_refuse", "an out_of_scope case must be refused"));
+        }
+        if expected_refs.is_empty() {
+            return Err(self.invalid(
+                "expected_refs",
+                "an answerable case expects at least one provision",
+            ));
+        }
+        if reference_answer.trim().is_empty() {
+            return Err(match self.opt_str("reference_answer")? {
+                None => GoldenError::MissingField {
+                    line: self.line,
+                    field: "reference_answer",
+                },
+                Some(_) => self.invalid("reference_answer", "must not be empty"),
+            });
+        }
+        self.evidence(self.req_str("evidence")?)
+    }
+
+    fn evidence(&self, e: &str) -> Result<Evidence, GoldenError> {
+        e.parse::<Evidence>()
+            .map_err(|reason| self.invalid("evidence", reason))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
