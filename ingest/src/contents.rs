@@ -62,96 +62,113 @@ pub fn appendix_number(roman: &str) -> Option<u8> {
 
 /// Parses the Contents pages. `pages` are the laid-out pages of the Contents only.
 pub fn parse_contents(pages: &[PageLayout]) -> Vec<ContentsEntry> {
-    let lines: Vec<&Line> = pages.iter().flat_map(|p| p.body.iter()).collect();
-    let mut entries: Vec<ContentsEntry> = Vec::new();
-    let mut part: Option<String> = None;
-    let mut in_schedules = false;
-    // Whether the last entry may still take continuation lines.
-    let mut open = false;
-    for line in lines {
-        let text = line.text();
-        let t = text.trim();
-        if t.is_empty() || t == "Contents" || t == "ARTICLES" || t == "ARTICLES ARTICLES" {
-            continue;
-        }
-        if t == "SCHEDULES" {
-            in_schedules = true;
-            open = false;
-            continue;
-        }
-        if let Some(c) = PART_ENTRY.captures(t) {
-            if line.starts_bold() && !in_schedules {
-                part = Some(c[1].to_string());
-                open = false;
-                continue;
-            }
-        }
-        if in_schedules {
-            if let Some(c) = SCHEDULE_ENTRY.captures(t) {
-                if let Some(id) = schedule_number(&c[1]).map(RefId::schedule) {
-                    entries.push(ContentsEntry {
-                        id,
-                        title: clean_title(&c[2]),
-                        omitted: false,
-                        part: None,
-                    });
-                    open = true;
-                    continue;
-                }
-            }
-            if let Some(c) = APPENDIX_ENTRY.captures(t) {
-                if let Some(id) = appendix_number(&c[1]).map(RefId::appendix) {
-                    entries.push(ContentsEntry {
-                        id,
-                        title: clean_title(&c[2]),
-                        omitted: false,
-                        part: None,
-                    });
-                    open = true;
-                    continue;
-                }
-            }
-            if t == "APPENDICES" {
-                open = false;
-                continue;
-            }
-            if open {
-                if let Some(last) = entries.last_mut() {
-                    push_title(&mut last.title, t);
-                }
-            }
-            continue;
-        }
-        if line.x0 < 200.0 && !line.starts_bold() {
-            if let Some(c) = ARTICLE_ENTRY.captures(t) {
-                if let Some(id) = RefId::article(&c[1]) {
-                    let title = c[2].to_string();
-                    entries.push(ContentsEntry {
-                        id,
-                        omitted: false,
-                        title: clean_title(&title),
-                        part: part.clone(),
-                    });
-                    open = true;
-                    continue;
-                }
-            }
-        }
-        // A continuation of the last title sits further right and is not centred.
-        if open && (205.0..=216.0).contains(&line.x0) {
-            if let Some(last) = entries.last_mut() {
-                push_title(&mut last.title, t);
-            }
-            continue;
-        }
-        open = false;
+    let mut walk = ContentsWalk::default();
+    for line in pages.iter().flat_map(|p| p.body.iter()) {
+        walk.feed(line);
     }
+    let mut entries = walk.entries;
     for e in &mut entries {
         if e.title.contains("Omitted") {
             e.omitted = true;
         }
     }
     entries
+}
+
+/// The Contents read line by line: the entries so far, the Part the Articles are in, and
+/// whether the Schedules have begun.
+#[derive(Default)]
+struct ContentsWalk {
+    entries: Vec<ContentsEntry>,
+    part: Option<String>,
+    in_schedules: bool,
+    /// Whether the last entry may still take continuation lines.
+    open: bool,
+}
+
+impl ContentsWalk {
+    fn feed(&mut self, line: &Line) {
+        let text = line.text();
+        let t = text.trim();
+        if t.is_empty() || t == "Contents" || t == "ARTICLES" || t == "ARTICLES ARTICLES" {
+            return;
+        }
+        if t == "SCHEDULES" {
+            self.in_schedules = true;
+            self.open = false;
+            return;
+        }
+        if let Some(c) = PART_ENTRY.captures(t) {
+            if line.starts_bold() && !self.in_schedules {
+                self.part = Some(c[1].to_string());
+                self.open = false;
+                return;
+            }
+        }
+        if self.in_schedules {
+            self.feed_schedules(t);
+        } else {
+            self.feed_articles(line, t);
+        }
+    }
+
+    /// A line after "SCHEDULES": a Schedule's or an Appendix's entry, or more of the last
+    /// title.
+    fn feed_schedules(&mut self, t: &str) {
+        let annex = SCHEDULE_ENTRY
+            .captures(t)
+            .and_then(|c| Some((schedule_number(&c[1]).map(RefId::schedule)?, c)))
+            .or_else(|| {
+                APPENDIX_ENTRY
+                    .captures(t)
+                    .and_then(|c| Some((appendix_number(&c[1]).map(RefId::appendix)?, c)))
+            });
+        if let Some((id, c)) = annex {
+            self.push(id, &c[2], None);
+            return;
+        }
+        if t == "APPENDICES" {
+            self.open = false;
+            return;
+        }
+        if self.open {
+            self.continue_title(t);
+        }
+    }
+
+    /// A line of the Articles: an Article's entry (at the left margin, not bold), or more of
+    /// the last title (further right and not centred).
+    fn feed_articles(&mut self, line: &Line, t: &str) {
+        if line.x0 < 200.0 && !line.starts_bold() {
+            if let Some(c) = ARTICLE_ENTRY.captures(t) {
+                if let Some(id) = RefId::article(&c[1]) {
+                    self.push(id, &c[2], self.part.clone());
+                    return;
+                }
+            }
+        }
+        if self.open && (205.0..=216.0).contains(&line.x0) {
+            self.continue_title(t);
+            return;
+        }
+        self.open = false;
+    }
+
+    fn push(&mut self, id: RefId, title: &str, part: Option<String>) {
+        self.entries.push(ContentsEntry {
+            id,
+            title: clean_title(title),
+            omitted: false,
+            part,
+        });
+        self.open = true;
+    }
+
+    fn continue_title(&mut self, t: &str) {
+        if let Some(last) = self.entries.last_mut() {
+            push_title(&mut last.title, t);
+        }
+    }
 }
 
 fn push_title(title: &mut String, more: &str) {
