@@ -430,57 +430,28 @@ fn score_candidates(
 }
 
 /// One group's citations, appended to `picks` and `citations`: its candidates in the order
-/// they compete for the lead ([`lead_order`], then the tier the question names), then up to
-/// `group.take` of them, a second one only when retrieval could not tell it from the lead.
+/// they compete for the lead ([`competing_order`]), then up to `group.take` of them, a second
+/// one only when retrieval could not tell it from the lead.
 fn pick_group(
     weights: &extract::QuoteWeights,
     group: &Group,
-    mut mine: Vec<&Scored>,
+    mine: Vec<&Scored>,
     picks: &mut Vec<Pick>,
     citations: &mut Vec<Citation>,
 ) -> AppResult<()> {
     let tiers_named = tier::named_in(&group.query);
-    if !group.retrieval_order && !mine.iter().any(|s| s.hit.pinned) {
-        let order = lead_order(
-            &mine
-                .iter()
-                .map(|s| {
-                    let exempt = group.context_refs.contains(&s.hit.ref_id);
-                    (s.score, (!exempt).then_some(s.hit.score), s.rank)
-                })
-                .collect::<Vec<_>>(),
-            weights.lead_gap,
-        );
-        mine = order.into_iter().map(|i| mine[i]).collect();
-        // "What is a Money Bill?": the provision where the text says what it is leads, ahead
-        // of one that only uses the term.
-        mine.sort_by_key(|s| !s.defines_asked);
-        // A provision of a government the question does not name ("the Rajya Sabha" →
-        // 243A's Gram Sabha) leads only when no candidate of its own does.
-        mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
-    }
-    let mut taken = 0;
-    let mut lead_score: Option<f64> = None;
-    let mut lead_refers_to: Vec<String> = Vec::new();
-    for s in mine {
-        if taken == group.take {
+    let mut shown = Shown::default();
+    for s in competing_order(weights, group, tiers_named, mine) {
+        if shown.taken == group.take {
             break;
         }
         let quoted_before = picks.iter().any(|p| p.hit.ref_id == s.hit.ref_id);
-        if quoted_before && (group.part.is_none() || taken > 0) {
+        if quoted_before && (group.part.is_none() || shown.taken > 0) {
             continue;
         }
-        // A second provision is shown only when retrieval could not tell it from the lead
-        // (their scores within the calibrated gap, either way round): "also relevant"
-        // that is not is noise a reader learns to skip (ADR 0007).
         let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
-        if let Some(lead) = lead_score.filter(|_| !exempt) {
-            if (lead - s.hit.score).abs() > weights.also_gap {
-                continue;
-            }
-        }
-        let also = group.part.is_none() && taken > 0 && !s.hit.pinned;
-        if also && !exempt && also_in_another_tier(tiers_named, s, &lead_refers_to) {
+        let also = group.part.is_none() && shown.taken > 0 && !s.hit.pinned;
+        if !exempt && !shown.admits(s, also, tiers_named, weights.also_gap) {
             continue;
         }
         let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
@@ -490,20 +461,9 @@ fn pick_group(
         // GST Council and who chairs it?") is answered by it — its next candidate would be
         // noise: by its own clause (quoted below), or by the same quote above, whose
         // heading then names both parts.
-        if quoted_before {
-            let same = citations
-                .iter()
-                .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
-            if let (Some(i), Some(part)) = (same, group.part.as_deref()) {
-                let shown = picks[i].part.get_or_insert_with(String::new);
-                if !shown.is_empty() {
-                    shown.push_str(" — ");
-                }
-                shown.push_str(part.trim());
-                lead_score.get_or_insert(s.hit.score);
-                taken += 1;
-                continue;
-            }
+        if quoted_before && named_on_the_same_quote(group, &c, picks, citations) {
+            shown.took(s, false);
+            continue;
         }
         picks.push(Pick {
             part: group.part.clone(),
@@ -512,8 +472,72 @@ fn pick_group(
             compared: s.compared.clone(),
         });
         citations.push(c);
-        if lead_score.is_none() {
-            lead_refers_to = s
+        shown.took(s, true);
+    }
+    Ok(())
+}
+
+/// A group's candidates in the order they compete for the lead: [`lead_order`], then the
+/// provision that says what the asked term is, then the tier the question names. Retrieval's
+/// order stands for a group that keeps it or that holds a pinned provision.
+fn competing_order<'s>(
+    weights: &extract::QuoteWeights,
+    group: &Group,
+    tiers_named: tier::Tiers,
+    mine: Vec<&'s Scored>,
+) -> Vec<&'s Scored> {
+    if group.retrieval_order || mine.iter().any(|s| s.hit.pinned) {
+        return mine;
+    }
+    let order = lead_order(
+        &mine
+            .iter()
+            .map(|s| {
+                let exempt = group.context_refs.contains(&s.hit.ref_id);
+                (s.score, (!exempt).then_some(s.hit.score), s.rank)
+            })
+            .collect::<Vec<_>>(),
+        weights.lead_gap,
+    );
+    let mut mine: Vec<&Scored> = order.into_iter().map(|i| mine[i]).collect();
+    // "What is a Money Bill?": the provision where the text says what it is leads, ahead
+    // of one that only uses the term.
+    mine.sort_by_key(|s| !s.defines_asked);
+    // A provision of a government the question does not name ("the Rajya Sabha" →
+    // 243A's Gram Sabha) leads only when no candidate of its own does.
+    mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
+    mine
+}
+
+/// What a group has shown so far: how many provisions, the lead's retrieval score and what
+/// the lead refers to.
+#[derive(Default)]
+struct Shown {
+    taken: usize,
+    lead_score: Option<f64>,
+    lead_refers_to: Vec<String>,
+}
+
+impl Shown {
+    /// Whether a candidate that is neither pinned nor the context's may be shown after the
+    /// lead. Only when retrieval could not tell it from the lead (their scores within the
+    /// calibrated gap, either way round): "also relevant" that is not is noise a reader
+    /// learns to skip (ADR 0007); and, as "also relevant", not of a tier the question does
+    /// not name unless the lead refers to it.
+    fn admits(&self, s: &Scored, also: bool, tiers_named: tier::Tiers, also_gap: f64) -> bool {
+        if let Some(lead) = self.lead_score {
+            if (lead - s.hit.score).abs() > also_gap {
+                return false;
+            }
+        }
+        !(also && also_in_another_tier(tiers_named, s, &self.lead_refers_to))
+    }
+
+    /// Counts `s` as shown; the first shown `quoted` (not merged into an earlier part's quote)
+    /// is the lead whose references later candidates may follow.
+    fn took(&mut self, s: &Scored, quoted: bool) {
+        if quoted && self.lead_score.is_none() {
+            self.lead_refers_to = s
                 .view
                 .cross_refs
                 .outgoing
@@ -521,10 +545,31 @@ fn pick_group(
                 .filter_map(|r| r.to.clone())
                 .collect();
         }
-        lead_score.get_or_insert(s.hit.score);
-        taken += 1;
+        self.lead_score.get_or_insert(s.hit.score);
+        self.taken += 1;
     }
-    Ok(())
+}
+
+/// When an earlier part showed the very quote `c` is, this part's name joins that quote's
+/// (and nothing new is shown); false otherwise.
+fn named_on_the_same_quote(
+    group: &Group,
+    c: &Citation,
+    picks: &mut [Pick],
+    citations: &[Citation],
+) -> bool {
+    let same = citations
+        .iter()
+        .position(|q| q.ref_id == c.ref_id && q.quote == c.quote);
+    let (Some(i), Some(part)) = (same, group.part.as_deref()) else {
+        return false;
+    };
+    let shown = picks[i].part.get_or_insert_with(String::new);
+    if !shown.is_empty() {
+        shown.push_str(" — ");
+    }
+    shown.push_str(part.trim());
+    true
 }
 
 /// The order in which a group's candidates, each `(quote score, retrieval score, rank)`,
