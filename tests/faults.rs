@@ -252,7 +252,10 @@ async fn a_hung_llm_opens_the_breaker_and_answers_degrade_at_once(pool: PgPool) 
         .await;
     let fake = FakeLlm::start().await;
     fake.set_default(Some(Reply::slow(Duration::from_secs(3600))));
-    let cool_down = Duration::from_secs(3);
+    // Long enough that the first answer's extractive work and checks (after the circuit opens)
+    // finish inside it on a busy machine: at 3 s, a run beside other CPU-bound work reached
+    // step 2 after the cool-down and met a probe instead of an open circuit.
+    let cool_down = Duration::from_secs(8);
     let deadline = Duration::from_millis(4500);
     let llm = LlmClient::with_resilience(
         one_endpoint(&fake, Duration::from_millis(1500)),
