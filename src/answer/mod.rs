@@ -610,12 +610,13 @@ async fn quote(
     })
 }
 
-/// Whether the provisions shown share a word with what was asked ([`support`]): the question,
-/// what each search read in it (the glossaries' words, spelling corrections, a follow-up's
-/// rewritten query), against the span each provision competed with ([`Pick::compared`], not
-/// its quote: which clause is quoted must not decide a refusal) and the provisions' headings.
-/// A question that names a provision, or whose search pinned one, is a lookup and always
-/// passes; so does a question in an Indian script, whose words are not English.
+/// Whether the provisions an answer leads with (one per part; not "also relevant") share a
+/// word with what was asked ([`support`]): the question, what each search read in it (the
+/// glossaries' words, spelling corrections, a follow-up's rewritten query), against the span
+/// each provision competed with ([`Pick::compared`], not its quote: which clause is quoted
+/// must not decide a refusal) and the provisions' headings. A question that names a
+/// provision, or whose search pinned one, is a lookup and always passes; so does a question in
+/// an Indian script, whose words are not English.
 fn shown_spans_share_a_word(
     run: &Run<'_>,
     routing: &Routing,
@@ -639,11 +640,17 @@ fn shown_spans_share_a_word(
     let asked = [run.question.as_str(), routing.rewritten_query.as_str()]
         .into_iter()
         .chain(read);
-    let shown = picks
+    // Picks and citations are pushed together, one for one (`quoting::pick_group`).
+    let shown: Vec<support::Shown<'_>> = picks
         .iter()
-        .map(|p| p.compared.as_str())
-        .chain(citations.iter().map(|c| c.title.as_str()));
-    support::shares_a_word(asked, shown)
+        .zip(citations)
+        .map(|(p, c)| support::Shown {
+            span: &p.compared,
+            heading: &c.title,
+            also: p.also,
+        })
+        .collect();
+    support::leads_share_a_word(asked, &shown)
 }
 
 /// What the LLM step made of an answer's citations.

@@ -8,7 +8,8 @@
 //! 19") is the "citation the text does not support" the product promises never to show. So
 //! the answer step refuses instead (ADR 0005, stop 39). Since stop 49 the passage read is the
 //! span each provision competed with, not its quote, so the rules that choose which clause to
-//! quote cannot decide a refusal.
+//! quote cannot decide a refusal; since stop 58 only the leads (one per part) count, not an
+//! "also relevant" provision below them ([`leads_share_a_word`]).
 //!
 //! Words are compared by their first four letters ("working" meets "work", "appointed" meets
 //! "appoints"), lower-cased, with the function words of `data/support.toml` left out. Only
@@ -61,6 +62,31 @@ pub fn shares_a_word<'a>(
         .any(|t| stems(t).iter().any(|s| asked.contains(s)))
 }
 
+/// One provision an answer shows, as the shared-word check reads it.
+#[derive(Clone, Copy)]
+pub struct Shown<'a> {
+    /// The span it competed with for its place (not its quote).
+    pub span: &'a str,
+    pub heading: &'a str,
+    /// A one-question answer's "also relevant" second provision.
+    pub also: bool,
+}
+
+/// Whether the provisions an answer leads with (one per part) share a word with what was
+/// asked. An "also relevant" provision cannot vouch for a lead that shares none: "How do I
+/// make rajma chawal for six people?" led with the Sixth Schedule's "1. The Chakma District."
+/// because Article 81, shown below it, is about "the House of the People" (ADR 0005, stop 58).
+pub fn leads_share_a_word<'a>(
+    asked: impl IntoIterator<Item = &'a str>,
+    shown: &[Shown<'a>],
+) -> bool {
+    let leads = shown
+        .iter()
+        .filter(|s| !s.also)
+        .flat_map(|s| [s.span, s.heading]);
+    shares_a_word(asked, leads)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,6 +105,26 @@ mod tests {
             "Allocation of seats in the Council of States",
         ];
         assert!(!shares_a_word(asked, shown));
+    }
+
+    #[test]
+    fn only_the_leads_vouch_for_an_answer() {
+        let asked = ["How do I make rajma chawal for six people?"];
+        let lead = Shown {
+            span: "1. The Chakma District.",
+            heading: "Provisions as to the Administration of Tribal Areas in the States of \
+                      Assam, Meghalaya, Tripura and Mizoram",
+            also: false,
+        };
+        let second = |also| Shown {
+            span: "(1) Subject to the provisions of article 331, the House of the People shall \
+                   consist of",
+            heading: "Composition of the House of the People",
+            also,
+        };
+        assert!(!leads_share_a_word(asked, &[lead, second(true)]));
+        // The same provision as the lead of a second part does vouch (one per part).
+        assert!(leads_share_a_word(asked, &[lead, second(false)]));
     }
 
     #[test]
