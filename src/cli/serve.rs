@@ -1,0 +1,131 @@
+//! `nyaya serve`: the HTTP API, with the corpus ingested on an empty database and the
+//! background passes and the audit purge started.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use nyaya::answer::settings::AnswerSettings;
+use nyaya::config::Config;
+use nyaya::error::AppError;
+use nyaya::llm::LlmClient;
+use nyaya::search::SearchOptions;
+use nyaya::store::StartupLock;
+use nyaya::{db, http, ingest};
+
+use super::models::{load_cross_encoder, load_embedder, load_multilingual};
+
+/// `nyaya serve`: the HTTP API, ingesting the default PDF first on an empty database.
+pub(crate) async fn serve_command(
+    cfg: Config,
+    search: SearchOptions,
+    answer: AnswerSettings,
+    addr: SocketAddr,
+) -> Result<ExitCode, AppError> {
+    let pool = db::connect(&cfg.database_url).await?;
+    let (multilingual, english_questions) = load_multilingual(&cfg);
+    let models = nyaya::search::Models {
+        embedder: load_embedder(&cfg),
+        cross_encoder: load_cross_encoder(&cfg),
+        multilingual,
+        second_dense: english_questions,
+        ..Default::default()
+    };
+    ensure_corpus(&pool, &cfg).await?;
+    let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
+    tracing::info!(spans, "clause-span vectors loaded");
+    spawn_background_passes(pool.clone(), cfg.clone(), models.clone());
+    let llm = LlmClient::from_config(&cfg).map_err(AppError::Resource)?;
+    if let Some(l) = &llm {
+        tracing::info!(base_url = %l.config.primary.base_url, model = %l.config.primary.model, fallback = l.config.fallback.is_some(), "LLM configured");
+    }
+    spawn_audit_purge(pool.clone(), cfg.audit_retention_days);
+    let state = http::AppState {
+        pool,
+        models,
+        config: Arc::new(cfg),
+        search,
+        answer,
+        llm,
+    };
+    listen_and_serve(addr, state).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ingests the default PDF when no edition is stored. Replicas started together on an empty
+/// database: the first to take the lock ingests, the others wait for it and find the corpus
+/// there.
+async fn ensure_corpus(pool: &sqlx::PgPool, cfg: &Config) -> Result<(), AppError> {
+    let lock = StartupLock::acquire(pool, StartupLock::CORPUS).await?;
+    if nyaya::store::editions(pool).await?.is_empty() {
+        tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
+        let outcome = ingest::ingest_corpus(pool, cfg, &cfg.default_pdf).await?;
+        if !outcome.complete {
+            return Err(AppError::Incomplete {
+                missing: outcome.summary.missing,
+                duplicates: outcome.summary.duplicates,
+            });
+        }
+    }
+    lock.release().await
+}
+
+/// In the background, in order: the English question bank (a search that needs it first
+/// waits for it), the other editions of the corpus folder, then the clause spans of every
+/// stored edition, then their chunks for the multilingual leg, then the cross-lingual bank
+/// (53 s where not stored: only a question the multilingual leg takes reads it, and one that
+/// comes first waits for it).
+fn spawn_background_passes(pool: sqlx::PgPool, cfg: Config, models: nyaya::search::Models) {
+    tokio::spawn(async move {
+        models
+            .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
+            .await;
+        if cfg.other_editions {
+            ingest::edition_pass(pool.clone(), cfg.clone()).await;
+        }
+        if models.embedder.is_some() && !cfg.no_embed {
+            ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
+        }
+        if models.multilingual.is_some() && !cfg.no_embed {
+            ingest::multilingual_pass(pool.clone(), cfg).await;
+            models
+                .preload_question_bank(&pool, nyaya::search::bank::Sources::CrossLingual)
+                .await;
+        }
+    });
+}
+
+/// Retention: purges audit rows older than `days` at start, then daily.
+fn spawn_audit_purge(pool: sqlx::PgPool, days: u32) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(std::time::Duration::from_secs(24 * 3600));
+        loop {
+            every.tick().await;
+            match nyaya::answer::audit::purge(&pool, days).await {
+                Ok(p) => tracing::info!(
+                    answers = p.answers,
+                    llm_calls = p.llm_calls,
+                    days,
+                    "audit purge"
+                ),
+                Err(e) => tracing::warn!(error = %e, "audit purge failed"),
+            }
+        }
+    });
+}
+
+/// Serves the HTTP API on `addr` until Ctrl-C.
+async fn listen_and_serve(addr: SocketAddr, state: http::AppState) -> Result<(), AppError> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| AppError::Resource(format!("cannot listen on {addr}: {e}")))?;
+    tracing::info!(%addr, "serving");
+    // The peer address keys the per-client rate limit.
+    let app = http::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| AppError::Resource(e.to_string()))
+}
