@@ -202,8 +202,6 @@ pub(crate) fn eval_diff_command(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `nyaya eval`: search (pinned and unpinned), paraphrases, and with `--answers` the answer
-/// pipeline; prints, reports, checks gates and writes the baseline.
 /// What one `nyaya eval` run measured: the search's two runs (pinned and unpinned), and what
 /// the set and the flags added to them.
 struct EvalRun {
