@@ -394,105 +394,133 @@ pub fn check(c: &Catalogue, office: &Office, facts: &Facts) -> Verdict {
     }
 }
 
+/// Each of `office`'s criteria judged against `facts`; `depth` counts the `qualified_for` steps
+/// taken to reach `office`.
 fn evaluate(c: &Catalogue, office: &Office, facts: &Facts, depth: usize) -> Vec<CriterionResult> {
     office
         .criteria
         .iter()
-        .map(|cr| {
-            let mut r = CriterionResult {
-                id: cr.id.clone(),
-                status: Status::Unknown,
-                ref_id: cr.ref_id.clone(),
-                clause: cr.clause.clone(),
-                quote: cr.phrase.clone(),
-                detail: String::new(),
-                missing: Vec::new(),
-            };
-            match cr.rule {
-                // Refused when the catalogue is parsed.
-                RuleKind::Note | RuleKind::MinSum => r.status = Status::Note,
-                RuleKind::FactIs | RuleKind::Min => {
-                    let (status, detail) =
-                        simple(c, cr.rule, cr.fact.as_deref(), cr.value, cr.min, facts);
-                    r.status = status;
-                    r.detail = detail;
-                    if status == Status::Unknown {
-                        r.missing = cr.fact.iter().cloned().collect();
-                    }
-                }
-                RuleKind::AnyOf => {
-                    // Each option's status, what was compared, and the facts it still needs.
-                    let outcomes: Vec<(Status, String, Vec<String>)> = cr
-                        .options
-                        .iter()
-                        .map(|o| option_test(c, o, facts))
-                        .collect();
-                    if let Some(i) = outcomes.iter().position(|(s, _, _)| *s == Status::Met) {
-                        r.status = Status::Met;
-                        r.clause = cr.options[i].clause.clone();
-                        r.quote = cr.options[i].phrase.clone();
-                        r.detail = outcomes[i].1.clone();
-                    } else if outcomes.iter().all(|(s, _, _)| *s == Status::NotMet) {
-                        r.status = Status::NotMet;
-                        r.detail = outcomes
-                            .iter()
-                            .map(|(_, d, _)| d.as_str())
-                            .collect::<Vec<_>>()
-                            .join("; ");
-                    } else {
-                        for (_, _, missing) in
-                            outcomes.iter().filter(|(s, _, _)| *s == Status::Unknown)
-                        {
-                            for m in missing {
-                                if !r.missing.contains(m) {
-                                    r.missing.push(m.clone());
-                                }
-                            }
-                        }
-                        let said: Vec<&str> = outcomes
-                            .iter()
-                            .filter(|(s, _, _)| *s == Status::NotMet)
-                            .map(|(_, d, _)| d.as_str())
-                            .collect();
-                        r.detail = if said.is_empty() {
-                            "any one of these is enough".into()
-                        } else {
-                            format!("{}; any one of the others is enough", said.join("; "))
-                        };
-                    }
-                }
-                RuleKind::QualifiedFor => {
-                    let target = cr.office.as_deref().and_then(|o| c.office(o));
-                    match target {
-                        Some(t) if depth < MAX_DEPTH => {
-                            let sub = evaluate(c, t, facts, depth + 1);
-                            let failing: Vec<&str> = sub
-                                .iter()
-                                .filter(|s| s.status == Status::NotMet)
-                                .map(|s| s.id.as_str())
-                                .collect();
-                            if !failing.is_empty() {
-                                r.status = Status::NotMet;
-                                r.detail =
-                                    format!("not qualified as {}: {}", t.name, failing.join(", "));
-                            } else {
-                                r.missing = sub.into_iter().flat_map(|s| s.missing).collect();
-                                if r.missing.is_empty() {
-                                    r.status = Status::Met;
-                                    r.detail = format!("qualified as {}", t.name);
-                                } else {
-                                    r.detail =
-                                        format!("depends on the qualifications of {}", t.name);
-                                }
-                            }
-                        }
-                        _ => r.detail = "cannot be decided here".into(),
-                    }
+        .map(|cr| evaluate_criterion(c, cr, facts, depth))
+        .collect()
+}
+
+/// One criterion: unknown, quoting its own clause, until its rule decides otherwise.
+fn evaluate_criterion(
+    c: &Catalogue,
+    cr: &Criterion,
+    facts: &Facts,
+    depth: usize,
+) -> CriterionResult {
+    let mut r = CriterionResult {
+        id: cr.id.clone(),
+        status: Status::Unknown,
+        ref_id: cr.ref_id.clone(),
+        clause: cr.clause.clone(),
+        quote: cr.phrase.clone(),
+        detail: String::new(),
+        missing: Vec::new(),
+    };
+    match cr.rule {
+        // Refused when the catalogue is parsed.
+        RuleKind::Note | RuleKind::MinSum => r.status = Status::Note,
+        RuleKind::FactIs | RuleKind::Min => decide_fact_test(c, cr, facts, &mut r),
+        RuleKind::AnyOf => decide_any_of(c, cr, facts, &mut r),
+        RuleKind::QualifiedFor => decide_qualified_for(c, cr, facts, depth, &mut r),
+    }
+    r
+}
+
+/// A `fact_is` or `min` criterion: its one fact decides it, or is asked for.
+fn decide_fact_test(c: &Catalogue, cr: &Criterion, facts: &Facts, r: &mut CriterionResult) {
+    let (status, detail) = simple(c, cr.rule, cr.fact.as_deref(), cr.value, cr.min, facts);
+    r.status = status;
+    r.detail = detail;
+    if status == Status::Unknown {
+        r.missing = cr.fact.iter().cloned().collect();
+    }
+}
+
+/// An `any_of` criterion: met by the first option met (quoting that option's clause), not met
+/// when every option fails, otherwise undecided.
+fn decide_any_of(c: &Catalogue, cr: &Criterion, facts: &Facts, r: &mut CriterionResult) {
+    // Each option's status, what was compared, and the facts it still needs.
+    let outcomes: Vec<(Status, String, Vec<String>)> = cr
+        .options
+        .iter()
+        .map(|o| option_test(c, o, facts))
+        .collect();
+    if let Some(i) = outcomes.iter().position(|(s, _, _)| *s == Status::Met) {
+        r.status = Status::Met;
+        r.clause = cr.options[i].clause.clone();
+        r.quote = cr.options[i].phrase.clone();
+        r.detail = outcomes[i].1.clone();
+    } else if outcomes.iter().all(|(s, _, _)| *s == Status::NotMet) {
+        r.status = Status::NotMet;
+        r.detail = outcomes
+            .iter()
+            .map(|(_, d, _)| d.as_str())
+            .collect::<Vec<_>>()
+            .join("; ");
+    } else {
+        any_of_undecided(&outcomes, r);
+    }
+}
+
+/// No option met, some unknown: the facts the unknown ones need (each once), and what ruled
+/// the others out.
+fn any_of_undecided(outcomes: &[(Status, String, Vec<String>)], r: &mut CriterionResult) {
+    for (_, _, missing) in outcomes.iter().filter(|(s, _, _)| *s == Status::Unknown) {
+        for m in missing {
+            if !r.missing.contains(m) {
+                r.missing.push(m.clone());
+            }
+        }
+    }
+    let said: Vec<&str> = outcomes
+        .iter()
+        .filter(|(s, _, _)| *s == Status::NotMet)
+        .map(|(_, d, _)| d.as_str())
+        .collect();
+    r.detail = if said.is_empty() {
+        "any one of these is enough".into()
+    } else {
+        format!("{}; any one of the others is enough", said.join("; "))
+    };
+}
+
+/// A `qualified_for` criterion: the other office's criteria, with the same facts, one step
+/// deeper (at `MAX_DEPTH`, or with no such office, it stays unknown).
+fn decide_qualified_for(
+    c: &Catalogue,
+    cr: &Criterion,
+    facts: &Facts,
+    depth: usize,
+    r: &mut CriterionResult,
+) {
+    let target = cr.office.as_deref().and_then(|o| c.office(o));
+    match target {
+        Some(t) if depth < MAX_DEPTH => {
+            let sub = evaluate(c, t, facts, depth + 1);
+            let failing: Vec<&str> = sub
+                .iter()
+                .filter(|s| s.status == Status::NotMet)
+                .map(|s| s.id.as_str())
+                .collect();
+            if !failing.is_empty() {
+                r.status = Status::NotMet;
+                r.detail = format!("not qualified as {}: {}", t.name, failing.join(", "));
+            } else {
+                r.missing = sub.into_iter().flat_map(|s| s.missing).collect();
+                if r.missing.is_empty() {
+                    r.status = Status::Met;
+                    r.detail = format!("qualified as {}", t.name);
+                } else {
+                    r.detail = format!("depends on the qualifications of {}", t.name);
                 }
             }
-            r
-        })
-        .collect()
+        }
+        _ => r.detail = "cannot be decided here".into(),
+    }
 }
 
 /// One `any_of` option: a `fact_is` / `min` test, or a `min_sum`.

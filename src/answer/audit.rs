@@ -3,6 +3,7 @@
 //! reconstruction of a stored answer's basis from the corpus, and the retention purge.
 
 use serde::{Deserialize, Serialize};
+use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 
 use crate::error::AppResult;
@@ -205,7 +206,21 @@ pub struct CorpusThenNow {
 /// ingested; `None` when no answer has that id (or it was purged). The quotes are read from
 /// that edition's live document: the same one unless the edition was re-ingested since.
 pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Reconstruction>> {
-    let Some(row) = sqlx::query(
+    let Some(row) = answer_row(pool, request_id).await? else {
+        return Ok(None);
+    };
+    let now_id: Option<i64> = row.get("now_id");
+    let stored: Vec<CitedSpan> =
+        serde_json::from_value(row.get::<serde_json::Value, _>("citations")).unwrap_or_default();
+    let citations = rebuild_citations(pool, now_id, stored).await?;
+    let calls = llm_calls(pool, request_id).await?;
+    Ok(Some(reconstruction(&row, citations, calls)))
+}
+
+/// The audit row, with the edition's document then (`edition_date`) and now (`now_id`,
+/// `current_sha256`).
+async fn answer_row(pool: &PgPool, request_id: &str) -> AppResult<Option<PgRow>> {
+    Ok(sqlx::query(
         "SELECT a.*, then_doc.edition_date,
                 coalesce(now_doc.id, legacy.id) AS now_id,
                 coalesce(now_doc.sha256, legacy.sha256) AS current_sha256
@@ -222,13 +237,15 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
     )
     .bind(request_id)
     .fetch_optional(pool)
-    .await?
-    else {
-        return Ok(None);
-    };
-    let now_id: Option<i64> = row.get("now_id");
-    let stored: Vec<CitedSpan> =
-        serde_json::from_value(row.get::<serde_json::Value, _>("citations")).unwrap_or_default();
+    .await?)
+}
+
+/// Each stored citation re-read from the document `now_id` (the edition's live one).
+async fn rebuild_citations(
+    pool: &PgPool,
+    now_id: Option<i64>,
+    stored: Vec<CitedSpan>,
+) -> AppResult<Vec<RebuiltCitation>> {
     let mut citations = Vec::new();
     for c in stored {
         let p: Option<(String, String, i32)> = sqlx::query_as(
@@ -238,22 +255,7 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
         .bind(&c.ref_id)
         .fetch_optional(pool)
         .await?;
-        let (quote, title, page, matches) = match p {
-            Some((text, title, page)) => {
-                let span: String = text
-                    .chars()
-                    .skip(c.start_char)
-                    .take(c.end_char.saturating_sub(c.start_char))
-                    .collect();
-                let q: String = quote::normalise(&span)
-                    .chars()
-                    .take(c.quote_chars)
-                    .collect();
-                let matches = quote::sha256(&q) == c.quote_sha256;
-                (Some(q), Some(title), Some(page), matches)
-            }
-            None => (None, None, None, false),
-        };
+        let (quote, title, page, matches) = reread_quote(&c, p);
         citations.push(RebuiltCitation {
             stored: c,
             quote,
@@ -262,6 +264,36 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
             matches,
         });
     }
+    Ok(citations)
+}
+
+/// The quote at a citation's offsets in the provision's current text (its text, title and
+/// page), and whether it still hashes to the stored quote hash; all empty when the provision is
+/// gone.
+fn reread_quote(
+    c: &CitedSpan,
+    p: Option<(String, String, i32)>,
+) -> (Option<String>, Option<String>, Option<i32>, bool) {
+    match p {
+        Some((text, title, page)) => {
+            let span: String = text
+                .chars()
+                .skip(c.start_char)
+                .take(c.end_char.saturating_sub(c.start_char))
+                .collect();
+            let q: String = quote::normalise(&span)
+                .chars()
+                .take(c.quote_chars)
+                .collect();
+            let matches = quote::sha256(&q) == c.quote_sha256;
+            (Some(q), Some(title), Some(page), matches)
+        }
+        None => (None, None, None, false),
+    }
+}
+
+/// The request's LLM call attempts, in order, in the shape `LlmCallRecord` documents.
+async fn llm_calls(pool: &PgPool, request_id: &str) -> AppResult<Vec<serde_json::Value>> {
     let calls: Vec<serde_json::Value> = sqlx::query_scalar(
         "SELECT jsonb_build_object('purpose', purpose, 'provider', provider, 'model', model,
                 'prompt', prompt_name || '.v' || prompt_version, 'prompt_sha256', prompt_sha256,
@@ -272,9 +304,19 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
     .bind(request_id)
     .fetch_all(pool)
     .await?;
+    Ok(calls)
+}
+
+/// The stored row, its rebuilt citations and its calls, as `GET /v1/answers/{request_id}`
+/// returns them.
+fn reconstruction(
+    row: &PgRow,
+    citations: Vec<RebuiltCitation>,
+    calls: Vec<serde_json::Value>,
+) -> Reconstruction {
     let sha: String = row.get("corpus_sha256");
     let current: Option<String> = row.get("current_sha256");
-    Ok(Some(Reconstruction {
+    Reconstruction {
         request_id: row.get("request_id"),
         created_at: row.get("created_at"),
         question: row.get("question_scrubbed"),
@@ -298,7 +340,7 @@ pub async fn reconstruct(pool: &PgPool, request_id: &str) -> AppResult<Option<Re
             current_sha256: current,
         },
         llm_calls: calls,
-    }))
+    }
 }
 
 /// What a purge removed.
