@@ -22,6 +22,7 @@ pub mod extract;
 pub mod generate;
 pub mod guard;
 pub mod messages;
+pub mod office;
 pub mod quote;
 mod quoting;
 pub mod router;

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use nyaya_ingest::RefId;
 
 use super::router::{Route, Routing};
-use super::{asks, citation, extract, Answerer, Citation};
+use super::{asks, citation, extract, office, Answerer, Citation};
 use crate::error::{AppError, AppResult};
 use crate::search::glossary::Glossary;
 use crate::search::{SearchHit, SearchResponse};
@@ -439,9 +439,9 @@ fn pick_group(
     picks: &mut Vec<Pick>,
     citations: &mut Vec<Citation>,
 ) -> AppResult<()> {
-    let tiers_named = tier::named_in(&group.query);
+    let asked = Asked::in_query(&group.query);
     let mut shown = Shown::default();
-    for s in competing_order(weights, group, tiers_named, mine) {
+    for s in competing_order(weights, group, asked, mine) {
         if shown.taken == group.take {
             break;
         }
@@ -451,7 +451,7 @@ fn pick_group(
         }
         let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
         let also = group.part.is_none() && shown.taken > 0 && !s.hit.pinned;
-        if !exempt && !shown.admits(s, also, tiers_named, weights.also_gap) {
+        if !exempt && !shown.admits(s, also, asked, weights.also_gap) {
             continue;
         }
         let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
@@ -483,7 +483,7 @@ fn pick_group(
 fn competing_order<'s>(
     weights: &extract::QuoteWeights,
     group: &Group,
-    tiers_named: tier::Tiers,
+    asked: Asked,
     mine: Vec<&'s Scored>,
 ) -> Vec<&'s Scored> {
     if group.retrieval_order || mine.iter().any(|s| s.hit.pinned) {
@@ -503,10 +503,30 @@ fn competing_order<'s>(
     // "What is a Money Bill?": the provision where the text says what it is leads, ahead
     // of one that only uses the term.
     mine.sort_by_key(|s| !s.defines_asked);
+    // A provision about the qualified form of the office the question asks about ("Election
+    // of Vice-President" for "… to become President?") leads only when nothing else can.
+    mine.sort_by_key(|s| office::heading_names_another(asked.offices, &s.view.title));
     // A provision of a government the question does not name ("the Rajya Sabha" →
     // 243A's Gram Sabha) leads only when no candidate of its own does.
-    mine.sort_by_key(|s| tier::excludes_provision(tiers_named, tier_of(s)));
+    mine.sort_by_key(|s| tier::excludes_provision(asked.tiers, tier_of(s)));
     mine
+}
+
+/// The tiers of government and the offices a group's query names (`crate::tier`,
+/// [`office`]): what decides which parallel Article answers it.
+#[derive(Clone, Copy)]
+struct Asked {
+    tiers: tier::Tiers,
+    offices: office::Asked,
+}
+
+impl Asked {
+    fn in_query(query: &str) -> Self {
+        Self {
+            tiers: tier::named_in(query),
+            offices: office::asked_in(query),
+        }
+    }
 }
 
 /// What a group has shown so far: how many provisions, the lead's retrieval score and what
@@ -523,14 +543,17 @@ impl Shown {
     /// lead. Only when retrieval could not tell it from the lead (their scores within the
     /// calibrated gap, either way round): "also relevant" that is not is noise a reader
     /// learns to skip (ADR 0007); and, as "also relevant", not of a tier the question does
-    /// not name unless the lead refers to it.
-    fn admits(&self, s: &Scored, also: bool, tiers_named: tier::Tiers, also_gap: f64) -> bool {
+    /// not name unless the lead refers to it, nor about the qualified form of an office the
+    /// question asks about plainly (the Vice-President's age under the President's).
+    fn admits(&self, s: &Scored, also: bool, asked: Asked, also_gap: f64) -> bool {
         if let Some(lead) = self.lead_score {
             if (lead - s.hit.score).abs() > also_gap {
                 return false;
             }
         }
-        !(also && also_in_another_tier(tiers_named, s, &self.lead_refers_to))
+        !(also
+            && (also_in_another_tier(asked.tiers, s, &self.lead_refers_to)
+                || office::heading_names_another(asked.offices, &s.view.title)))
     }
 
     /// Counts `s` as shown; the first shown `quoted` (not merged into an earlier part's quote)
