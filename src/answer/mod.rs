@@ -875,10 +875,14 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
     }))
 }
 
-/// "Article 22(1)", "Seventh Schedule, List I, entry 97", "Article 21".
+/// "Article 22(1)", "Article 124(2) proviso", "Article 64, proviso", "Seventh Schedule, List
+/// I, entry 97", "Article 21". A bracketed clause follows an Article's number directly; a
+/// word (a proviso or an Explanation of the whole Article) after a comma, not "64proviso".
 fn clause_label(id: &RefId, clause: Option<&str>) -> String {
     match clause.filter(|l| !l.is_empty()) {
-        Some(l) if id.label().starts_with("Article") => format!("{}{}", id.label(), l),
+        Some(l) if id.label().starts_with("Article") && l.starts_with('(') => {
+            format!("{}{}", id.label(), l)
+        }
         Some(l) => format!("{}, {}", id.label(), l),
         None => id.label(),
     }
@@ -1102,4 +1106,25 @@ async fn finish_with(
     );
     run.emit(AskEvent::Final(Box::new(response.clone())));
     Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clause_label;
+    use nyaya_ingest::RefId;
+
+    #[test]
+    fn a_clause_label_reads_as_a_citation() {
+        let label = |r: &str, c: Option<&str>| clause_label(&r.parse::<RefId>().unwrap(), c);
+        assert_eq!(label("22", Some("(1)")), "Article 22(1)");
+        assert_eq!(label("124", Some("(2) proviso")), "Article 124(2) proviso");
+        assert_eq!(label("64", Some("proviso")), "Article 64, proviso");
+        assert_eq!(label("15", Some("Explanation")), "Article 15, Explanation");
+        assert_eq!(label("21", None), "Article 21");
+        assert_eq!(label("21", Some("")), "Article 21");
+        assert_eq!(
+            label("SCH-7", Some("List I, entry 97")),
+            "Seventh Schedule, List I, entry 97"
+        );
+    }
 }
