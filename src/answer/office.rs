@@ -131,7 +131,10 @@ mod tests {
     fn a_question_that_names_the_qualified_office_asks_about_it() {
         let asked = asked_in("Can the Vice-President act as President?");
         assert_eq!(asked, Asked::default());
-        assert_eq!(asked_in("vp acting as president still gets paid?"), Asked::default());
+        assert_eq!(
+            asked_in("vp acting as president still gets paid?"),
+            Asked::default()
+        );
         assert!(!heading_names_another(asked, "Election of Vice-President"));
         let asked = asked_in("Who elects the Deputy Speaker?");
         assert!(!heading_names_another(
