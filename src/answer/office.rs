@@ -49,20 +49,20 @@ static OFFICES: LazyLock<Vec<Office>> = LazyLock::new(|| {
         .collect()
 });
 
-/// How `text` names one office: plainly, qualified, or both.
+/// How a text mentions one office: plainly, qualified, or both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Named {
+struct Mention {
     plain: bool,
     qualified: bool,
 }
 
 impl Office {
-    fn named_in(&self, text: &str) -> Named {
+    fn mentioned_in(&self, text: &str) -> Mention {
         let qualified = self.qualified.is_match(text);
         // "Vice-President" holds "President": the plain office is named only outside the
         // qualified phrases.
         let rest = self.qualified.replace_all(text, " ");
-        Named {
+        Mention {
             plain: self.plain.is_match(&rest),
             qualified,
         }
@@ -71,27 +71,27 @@ impl Office {
 
 /// The offices a question names plainly and not qualified, as a mask over `data/offices.toml`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Asked(u32);
+pub struct PlainOffices(u32);
 
 /// Which offices `question` asks about plainly ("the President", not "the Vice-President").
-pub fn asked_in(question: &str) -> Asked {
+pub fn plain_in(question: &str) -> PlainOffices {
     let mut mask = 0;
     for (i, office) in OFFICES.iter().enumerate() {
-        let n = office.named_in(question);
+        let n = office.mentioned_in(question);
         if n.plain && !n.qualified {
             mask |= 1 << i;
         }
     }
-    Asked(mask)
+    PlainOffices(mask)
 }
 
 /// Whether `heading` names only the qualified form of an office the question asks about
 /// plainly ("Election of Vice-President" for a question about the President; not "Vice-
 /// President to act as President …", which names both).
-pub fn heading_names_another(asked: Asked, heading: &str) -> bool {
+pub fn heading_names_another(plain: PlainOffices, heading: &str) -> bool {
     OFFICES.iter().enumerate().any(|(i, office)| {
-        let n = office.named_in(heading);
-        asked.0 & (1 << i) != 0 && n.qualified && !n.plain
+        let n = office.mentioned_in(heading);
+        plain.0 & (1 << i) != 0 && n.qualified && !n.plain
     })
 }
 
@@ -107,38 +107,38 @@ mod tests {
 
     #[test]
     fn a_question_about_the_president_is_not_answered_by_the_vice_presidents_heading() {
-        let asked = asked_in("What is the minimum age to become President?");
-        assert!(heading_names_another(asked, "Election of Vice-President"));
+        let plain = plain_in("What is the minimum age to become President?");
+        assert!(heading_names_another(plain, "Election of Vice-President"));
         assert!(heading_names_another(
-            asked,
+            plain,
             "Term of office of Vice President"
         ));
         assert!(!heading_names_another(
-            asked,
+            plain,
             "Qualifications for election as President"
         ));
         // A heading that names both offices answers either.
         assert!(!heading_names_another(
-            asked,
+            plain,
             "Vice-President to act as President or to discharge his functions during casual \
              vacancies in the office, or during the absence, of President"
         ));
         // A heading that names no office is never held back.
-        assert!(!heading_names_another(asked, "Oath or affirmation"));
+        assert!(!heading_names_another(plain, "Oath or affirmation"));
     }
 
     #[test]
     fn a_question_that_names_the_qualified_office_asks_about_it() {
-        let asked = asked_in("Can the Vice-President act as President?");
-        assert_eq!(asked, Asked::default());
+        let plain = plain_in("Can the Vice-President act as President?");
+        assert_eq!(plain, PlainOffices::default());
         assert_eq!(
-            asked_in("vp acting as president still gets paid?"),
-            Asked::default()
+            plain_in("vp acting as president still gets paid?"),
+            PlainOffices::default()
         );
-        assert!(!heading_names_another(asked, "Election of Vice-President"));
-        let asked = asked_in("Who elects the Deputy Speaker?");
+        assert!(!heading_names_another(plain, "Election of Vice-President"));
+        let plain = plain_in("Who elects the Deputy Speaker?");
         assert!(!heading_names_another(
-            asked,
+            plain,
             "The Speaker and Deputy Speaker of the House of the People"
         ));
     }
@@ -146,22 +146,22 @@ mod tests {
     #[test]
     fn other_offices_and_plurals() {
         // An acting Chief Justice is the same office filled for a time, not another office.
-        let asked = asked_in("The Chief Justice of India is abroad. Who handles his duties?");
+        let plain = plain_in("The Chief Justice of India is abroad. Who handles his duties?");
         assert!(!heading_names_another(
-            asked,
+            plain,
             "Appointment of acting Chief Justice"
         ));
-        let asked = asked_in("How is the Speaker removed?");
+        let plain = plain_in("How is the Speaker removed?");
         assert!(heading_names_another(
-            asked,
+            plain,
             "The Deputy Speaker of the Legislative Assembly"
         ));
         assert!(!heading_names_another(
-            asked,
+            plain,
             "Power of the Deputy Speaker or other person to perform the duties of the office of, \
              or to act as, Speaker"
         ));
         // "presidential" is not the office.
-        assert_eq!(asked_in("a presidential order"), Asked::default());
+        assert_eq!(plain_in("a presidential order"), PlainOffices::default());
     }
 }

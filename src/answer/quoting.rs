@@ -439,9 +439,9 @@ fn pick_group(
     picks: &mut Vec<Pick>,
     citations: &mut Vec<Citation>,
 ) -> AppResult<()> {
-    let asked = Asked::in_query(&group.query);
+    let named = Named::in_query(&group.query);
     let mut shown = Shown::default();
-    for s in competing_order(weights, group, asked, mine) {
+    for s in competing_order(weights, group, named, mine) {
         if shown.taken == group.take {
             break;
         }
@@ -451,7 +451,7 @@ fn pick_group(
         }
         let exempt = s.hit.pinned || group.context_refs.contains(&s.hit.ref_id);
         let also = group.part.is_none() && shown.taken > 0 && !s.hit.pinned;
-        if !exempt && !shown.admits(s, also, asked, weights.also_gap) {
+        if !exempt && !shown.admits(s, also, named, weights.also_gap) {
             continue;
         }
         let Some(c) = citation(citations.len() + 1, &s.view, &s.span)? else {
@@ -483,7 +483,7 @@ fn pick_group(
 fn competing_order<'s>(
     weights: &extract::QuoteWeights,
     group: &Group,
-    asked: Asked,
+    named: Named,
     mine: Vec<&'s Scored>,
 ) -> Vec<&'s Scored> {
     if group.retrieval_order || mine.iter().any(|s| s.hit.pinned) {
@@ -505,26 +505,26 @@ fn competing_order<'s>(
     mine.sort_by_key(|s| !s.defines_asked);
     // A provision about the qualified form of the office the question asks about ("Election
     // of Vice-President" for "… to become President?") leads only when nothing else can.
-    mine.sort_by_key(|s| office::heading_names_another(asked.offices, &s.view.title));
+    mine.sort_by_key(|s| office::heading_names_another(named.offices, &s.view.title));
     // A provision of a government the question does not name ("the Rajya Sabha" →
     // 243A's Gram Sabha) leads only when no candidate of its own does.
-    mine.sort_by_key(|s| tier::excludes_provision(asked.tiers, tier_of(s)));
+    mine.sort_by_key(|s| tier::excludes_provision(named.tiers, tier_of(s)));
     mine
 }
 
 /// The tiers of government and the offices a group's query names (`crate::tier`,
 /// [`office`]): what decides which parallel Article answers it.
 #[derive(Clone, Copy)]
-struct Asked {
+struct Named {
     tiers: tier::Tiers,
-    offices: office::Asked,
+    offices: office::PlainOffices,
 }
 
-impl Asked {
+impl Named {
     fn in_query(query: &str) -> Self {
         Self {
             tiers: tier::named_in(query),
-            offices: office::asked_in(query),
+            offices: office::plain_in(query),
         }
     }
 }
@@ -545,15 +545,15 @@ impl Shown {
     /// learns to skip (ADR 0007); and, as "also relevant", not of a tier the question does
     /// not name unless the lead refers to it, nor about the qualified form of an office the
     /// question asks about plainly (the Vice-President's age under the President's).
-    fn admits(&self, s: &Scored, also: bool, asked: Asked, also_gap: f64) -> bool {
+    fn admits(&self, s: &Scored, also: bool, named: Named, also_gap: f64) -> bool {
         if let Some(lead) = self.lead_score {
             if (lead - s.hit.score).abs() > also_gap {
                 return false;
             }
         }
         !(also
-            && (also_in_another_tier(asked.tiers, s, &self.lead_refers_to)
-                || office::heading_names_another(asked.offices, &s.view.title)))
+            && (also_in_another_tier(named.tiers, s, &self.lead_refers_to)
+                || office::heading_names_another(named.offices, &s.view.title)))
     }
 
     /// Counts `s` as shown; the first shown `quoted` (not merged into an earlier part's quote)
