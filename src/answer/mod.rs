@@ -642,10 +642,10 @@ fn shown_spans_share_a_word(
         .into_iter()
         .chain(read);
     // Picks and citations are pushed together, one for one (`quoting::pick_group`).
-    let shown: Vec<support::Shown<'_>> = picks
+    let shown: Vec<support::ShownProvision<'_>> = picks
         .iter()
         .zip(citations)
-        .map(|(p, c)| support::Shown {
+        .map(|(p, c)| support::ShownProvision {
             span: &p.compared,
             heading: &c.title,
             also: p.also,

@@ -478,7 +478,8 @@ fn pick_group(
 }
 
 /// A group's candidates in the order they compete for the lead: [`lead_order`], then the
-/// provision that says what the asked term is, then the tier the question names. Retrieval's
+/// provision that says what the asked term is, then the office and the tier the question
+/// names ([`Named`]; a later sort takes precedence, so the tier's is strongest). Retrieval's
 /// order stands for a group that keeps it or that holds a pinned provision.
 fn competing_order<'s>(
     weights: &extract::QuoteWeights,

@@ -64,7 +64,7 @@ pub fn shares_a_word<'a>(
 
 /// One provision an answer shows, as the shared-word check reads it.
 #[derive(Clone, Copy)]
-pub struct Shown<'a> {
+pub struct ShownProvision<'a> {
     /// The span it competed with for its place (not its quote).
     pub span: &'a str,
     pub heading: &'a str,
@@ -78,7 +78,7 @@ pub struct Shown<'a> {
 /// because Article 81, shown below it, is about "the House of the People" (ADR 0005, stop 58).
 pub fn leads_share_a_word<'a>(
     asked: impl IntoIterator<Item = &'a str>,
-    shown: &[Shown<'a>],
+    shown: &[ShownProvision<'a>],
 ) -> bool {
     let leads = shown
         .iter()
@@ -110,13 +110,13 @@ mod tests {
     #[test]
     fn only_the_leads_vouch_for_an_answer() {
         let asked = ["How do I make rajma chawal for six people?"];
-        let lead = Shown {
+        let lead = ShownProvision {
             span: "1. The Chakma District.",
             heading: "Provisions as to the Administration of Tribal Areas in the States of \
                       Assam, Meghalaya, Tripura and Mizoram",
             also: false,
         };
-        let second = |also| Shown {
+        let second = |also| ShownProvision {
             span: "(1) Subject to the provisions of article 331, the House of the People shall \
                    consist of",
             heading: "Composition of the House of the People",
