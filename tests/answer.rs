@@ -167,6 +167,30 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "the same answer from cached vectors"
     );
 
+    // A footnote's court ruling reaches the reader: the National Judicial Appointments
+    // Commission's Article is quoted with the Supreme Court's striking it down, not only with
+    // the Act that inserted it.
+    let njac = ask(
+        &a,
+        "What does Article 124A say?",
+        AnswerMode::Extractive,
+        "t-ruling",
+    )
+    .await;
+    let c = &njac.citations[0];
+    assert_eq!(c.ref_id, "124A", "{:?}", cited(&njac));
+    let ruling = c
+        .amendments
+        .iter()
+        .find_map(|n| n.ruling.as_deref())
+        .expect("124A's note records the ruling");
+    assert!(
+        ruling.starts_with("This amendment has been struck down by the Supreme Court")
+            && ruling.contains("16-10-2015"),
+        "{ruling}"
+    );
+    assert!(njac.answer.contains(ruling), "{}", njac.answer);
+
     // What the question asks for picks the clause: asked for an exception, the answer quotes
     // the clause that makes it, not the ban that repeats the question's subject; the lead
     // is the same with the weight off (ADR 0007, stop 43).

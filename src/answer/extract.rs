@@ -5,9 +5,7 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::LazyLock;
 
-use serde::Serialize;
-
-use crate::store::{AmendmentView, ClauseView, ProvisionView};
+use crate::store::{ClauseView, ProvisionView};
 
 use super::quote;
 use super::router::TOPICLESS;
@@ -104,24 +102,6 @@ pub struct Span {
     pub start: usize,
     pub end: usize,
     pub text: String,
-}
-
-/// An amendment note as an answer shows it.
-#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
-pub struct AmendmentNote {
-    /// inserted, substituted, omitted …
-    pub kind: String,
-    /// "Constitution (Eighty-sixth Amendment) Act, 2002"
-    #[schema(required)]
-    pub act: Option<String>,
-    /// "1-4-2010"
-    #[schema(required)]
-    pub effective: Option<String>,
-    /// The clause the note is about, if not the whole provision.
-    #[schema(required)]
-    pub clause: Option<String>,
-    /// "Inserted by the Constitution (Eighty-sixth Amendment) Act, 2002, w.e.f. 1-4-2010."
-    pub note: String,
 }
 
 /// The candidate spans: the whole text when it is short or has no clauses, else every clause
@@ -432,48 +412,6 @@ pub fn named_span<'a>(spans: &'a [Span], clause: &str) -> Option<&'a Span> {
         let i = label.rfind(")(")?;
         label.truncate(i + 1);
     }
-}
-
-/// The notes that concern a quote of `clause` (`None`: the whole provision): notes on the
-/// whole provision, on that clause, and on clauses inside it.
-pub fn notes_for(amendments: &[AmendmentView], clause: Option<&str>) -> Vec<AmendmentNote> {
-    amendments
-        .iter()
-        .filter(|a| match (clause, a.clause.as_deref()) {
-            (_, None) | (None, _) => true,
-            // "(1)(c)" is inside "(1)"; "entry 2A" is not inside "entry 2".
-            (Some(q), Some(c)) => {
-                c == q || c.starts_with(&format!("{q}(")) || c.starts_with(&format!("{q} "))
-            }
-        })
-        .map(|a| {
-            let verb = match a.kind.as_str() {
-                "inserted" => "Inserted",
-                "substituted" => "Substituted",
-                "omitted" => "Omitted",
-                "renumbered" => "Renumbered",
-                "amended" => "Amended",
-                other => other,
-            };
-            let note = match (&a.instrument, &a.effective_text) {
-                (Some(act), Some(eff))
-                    if eff.chars().next().is_some_and(|c| c.is_ascii_digit()) =>
-                {
-                    format!("{verb} by the {act}, w.e.f. {eff}.")
-                }
-                (Some(act), Some(eff)) => format!("{verb} by the {act} ({eff})."),
-                (Some(act), None) => format!("{verb} by the {act}."),
-                _ => a.raw.clone(),
-            };
-            AmendmentNote {
-                kind: a.kind.clone(),
-                act: a.instrument.clone(),
-                effective: a.effective_text.clone(),
-                clause: a.clause.clone(),
-                note,
-            }
-        })
-        .collect()
 }
 
 /// The title to show beside a span's quote. A Schedule whose title strings its divisions

@@ -22,6 +22,7 @@ pub mod extract;
 pub mod generate;
 pub mod guard;
 pub mod messages;
+pub mod notes;
 pub mod office;
 pub mod quote;
 mod quoting;
@@ -44,8 +45,8 @@ use crate::input::check_text;
 use crate::llm::LlmClient;
 use crate::search::{self, Models, SearchHit, SearchOptions, SearchResponse, Supporting};
 use crate::store::{self, ProvisionView};
-use extract::AmendmentNote;
 use guard::GuardCounts;
+use notes::AmendmentNote;
 use quoting::{quote_groups, quote_groups_text, Pick};
 use router::{QuestionRouter, Route, Routing, Turn};
 
@@ -866,7 +867,7 @@ fn citation(n: usize, view: &ProvisionView, span: &extract::Span) -> AppResult<O
         truncated,
         page: view.pages.start,
         edition: view.edition.clone(),
-        amendments: extract::notes_for(&view.amendments, span.label.as_deref()),
+        amendments: notes::notes_for(&view.amendments, span.label.as_deref()),
         span: CharSpan {
             start: span.start,
             end: span.end,

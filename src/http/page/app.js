@@ -1168,7 +1168,15 @@
       // The quotes are the official English text, whatever the interface language.
       el('blockquote', { lang: 'en', text: '“' + c.quote + (c.truncated ? ' …' : '') + '”' }),
       notes.length ? el('ul', { class: 'amend-notes', 'aria-label': t('quote.notes') },
-        notes.map((a) => el('li', { text: a.note }))) : null);
+        notes.map(amendmentNote)) : null);
+  }
+
+  // A court's ruling on the amendment (the footnote's own words) stands out from the Act
+  // and date: "This amendment has been struck down by the Supreme Court …".
+  function amendmentNote(a) {
+    if (!a.ruling || !a.note.endsWith(a.ruling)) return el('li', { text: a.note });
+    const act = a.note.slice(0, a.note.length - a.ruling.length).trim();
+    return el('li', {}, act ? act + ' ' : '', el('strong', { class: 'ruling', text: a.ruling }));
   }
 
   function renderSuggestions(answer, r) {
