@@ -197,7 +197,17 @@ mod tests {
     fn the_shipped_file_parses_and_names_its_kinds() {
         let a = Asks::builtin();
         let names: Vec<&str> = a.kinds.iter().map(|k| k.name.as_str()).collect();
-        assert_eq!(names, ["amount", "time", "limit", "decider", "consequence"]);
+        assert_eq!(
+            names,
+            [
+                "amount",
+                "time",
+                "limit",
+                "decider",
+                "consequence",
+                "chooser"
+            ]
+        );
     }
 
     #[test]
@@ -211,6 +221,33 @@ mod tests {
                         two-thirds of the total membership of the House.";
         assert_eq!(a.carried(&asked, opening), 0.0);
         assert_eq!(a.carried(&asked, majority), 1.0);
+    }
+
+    #[test]
+    fn who_appoints_prefers_the_clause_that_names_the_appointer() {
+        let a = Asks::builtin();
+        let asked = a.asked("Who appoints Supreme Court judges?");
+        assert_eq!(a.names(&asked), ["chooser"]);
+        let oath = "(6) Every person appointed to be a Judge of the Supreme Court shall, before \
+                    he enters upon his office, make and subscribe before the President, or some \
+                    person appointed in that behalf by him, an oath or affirmation";
+        let appointment = "(2) Every Judge of the Supreme Court shall be appointed by the \
+                           President by warrant under his hand and seal";
+        assert_eq!(a.carried(&asked, oath), 0.0);
+        assert_eq!(a.carried(&asked, appointment), 1.0);
+        // Who acts for an absent holder is not who appoints the holder.
+        let acting = "(1A) If the office of the Chairman of the Commission becomes vacant … such \
+                      one of the other members of the Commission as the President may appoint";
+        assert_eq!(a.carried(&asked, acting), 0.0);
+        let asked = a.asked("Who appoints the Chief Election Commissioner?");
+        assert_eq!(
+            a.carried(
+                &asked,
+                "the appointment of the Chief Election Commissioner … shall … be made by the \
+                 President"
+            ),
+            1.0
+        );
     }
 
     #[test]
