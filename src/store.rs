@@ -910,13 +910,47 @@ pub async fn texts_and_clauses(pool: &PgPool) -> AppResult<Vec<(String, Vec<Clau
         .collect())
 }
 
-/// A provision of the edition stored as `document_id`.
+/// A provision of the edition stored as `document_id`: its own row, then what the clauses,
+/// amendment_notes and cross_refs tables hold of it.
 pub async fn get_provision(
     pool: &PgPool,
     document_id: i64,
     id: &RefId,
 ) -> AppResult<Option<ProvisionView>> {
-    let Some(r) = sqlx::query(
+    let Some(row) = provision_row(pool, document_id, id).await? else {
+        return Ok(None);
+    };
+    let clauses = clauses_of(pool, document_id, id, &row.text).await?;
+    let amendments = amendment_notes_of(pool, document_id, id).await?;
+    let cross_refs = cross_refs_of(pool, document_id, id).await?;
+    Ok(Some(row.into_view(clauses, amendments, cross_refs)))
+}
+
+/// What a provision's own row says, with its edition's label and date: a [`ProvisionView`]
+/// without what the other tables hold.
+struct ProvisionRow {
+    ref_id: String,
+    kind: String,
+    number: String,
+    title: String,
+    heading: String,
+    part: Option<PartView>,
+    chapter: Option<String>,
+    subheading: Option<String>,
+    status: String,
+    pages: Pages,
+    edition: String,
+    edition_date: chrono::NaiveDate,
+    text: String,
+}
+
+/// The provision's row joined to its document; `None` when the edition has no such provision.
+async fn provision_row(
+    pool: &PgPool,
+    document_id: i64,
+    id: &RefId,
+) -> AppResult<Option<ProvisionRow>> {
+    let row = sqlx::query(
         "SELECT p.ref_id, p.kind, p.number, p.title, p.heading_line, p.part_number, p.part_title, p.chapter,
                 p.subheading, p.status, p.page_start, p.page_end, p.text, d.edition, d.edition_date
          FROM provisions p JOIN documents d ON d.id = p.document_id
@@ -925,13 +959,81 @@ pub async fn get_provision(
     .bind(document_id)
     .bind(id.as_str())
     .fetch_optional(pool)
-    .await?
-    else {
-        return Ok(None);
-    };
-    let text: String = r.get("text");
+    .await?;
+    Ok(row.as_ref().map(ProvisionRow::from_row))
+}
+
+impl ProvisionRow {
+    /// Reads the columns [`provision_row`] selects. `Row::get`, as in [`clause_view`]: the
+    /// schema is ours, so a column of another type is a bug, not an input to report.
+    fn from_row(r: &sqlx::postgres::PgRow) -> ProvisionRow {
+        ProvisionRow {
+            ref_id: r.get("ref_id"),
+            kind: r.get("kind"),
+            number: r.get("number"),
+            title: r.get("title"),
+            heading: r.get("heading_line"),
+            part: part_view(r.get("part_number"), r.get("part_title")),
+            chapter: r.get("chapter"),
+            subheading: r.get("subheading"),
+            status: r.get("status"),
+            pages: Pages {
+                start: r.get("page_start"),
+                end: r.get("page_end"),
+            },
+            edition: r.get("edition"),
+            edition_date: r.get("edition_date"),
+            text: r.get("text"),
+        }
+    }
+
+    /// The whole view: this row with the provision's clauses, notes and cross-references.
+    fn into_view(
+        self,
+        clauses: Vec<ClauseView>,
+        amendments: Vec<AmendmentView>,
+        cross_refs: CrossRefsView,
+    ) -> ProvisionView {
+        ProvisionView {
+            ref_id: self.ref_id,
+            kind: self.kind,
+            number: self.number,
+            title: self.title,
+            heading: self.heading,
+            part: self.part,
+            chapter: self.chapter,
+            subheading: self.subheading,
+            status: self.status,
+            pages: self.pages,
+            edition: self.edition,
+            edition_date: self.edition_date,
+            text: self.text,
+            clauses,
+            amendments,
+            cross_refs,
+        }
+    }
+}
+
+/// The Part a provision sits in: none when its row has no Part number; a Part stored
+/// without a title gets an empty one, so that `part` is either absent or whole.
+fn part_view(number: Option<String>, title: Option<String>) -> Option<PartView> {
+    number.map(|number| PartView {
+        number,
+        title: title.unwrap_or_default(),
+    })
+}
+
+/// The provision's clauses in order, each with its words sliced from `text`: the clause
+/// rows hold only char offsets.
+async fn clauses_of(
+    pool: &PgPool,
+    document_id: i64,
+    id: &RefId,
+    text: &str,
+) -> AppResult<Vec<ClauseView>> {
     let chars: Vec<char> = text.chars().collect();
-    let clauses = sqlx::query(
+    Ok(sqlx::query(
         "SELECT label, kind, start_char, end_char FROM clauses
          WHERE document_id = $1 AND ref_id = $2 ORDER BY seq",
     )
@@ -941,8 +1043,16 @@ pub async fn get_provision(
     .await?
     .iter()
     .map(|c| clause_view(&chars, c))
-    .collect();
-    let amendments = sqlx::query_as::<_, AmendmentView>(
+    .collect())
+}
+
+/// The provision's amendment footnotes, in their stored order (`seq`).
+async fn amendment_notes_of(
+    pool: &PgPool,
+    document_id: i64,
+    id: &RefId,
+) -> AppResult<Vec<AmendmentView>> {
+    Ok(sqlx::query_as::<_, AmendmentView>(
         "SELECT kind, instrument, amendment_number, section, effective_from, effective_text,
                 clause_label AS clause, marker, page, raw
          FROM amendment_notes WHERE document_id = $1 AND ref_id = $2 ORDER BY seq",
@@ -950,7 +1060,12 @@ pub async fn get_provision(
     .bind(document_id)
     .bind(id.as_str())
     .fetch_all(pool)
-    .await?;
+    .await?)
+}
+
+/// What the provision cites (in `seq` order), and what cites it: in the Constitution's
+/// order of the citing provisions (their ordinal), then each one's `seq`.
+async fn cross_refs_of(pool: &PgPool, document_id: i64, id: &RefId) -> AppResult<CrossRefsView> {
     let outgoing = sqlx::query_as::<_, OutgoingRef>(
         "SELECT to_ref AS to, to_part, clause, surface FROM cross_refs
          WHERE document_id = $1 AND from_ref = $2 ORDER BY seq",
@@ -969,37 +1084,7 @@ pub async fn get_provision(
     .bind(id.as_str())
     .fetch_all(pool)
     .await?;
-    let part = match (
-        r.get::<Option<String>, _>("part_number"),
-        r.get::<Option<String>, _>("part_title"),
-    ) {
-        (Some(number), title) => Some(PartView {
-            number,
-            title: title.unwrap_or_default(),
-        }),
-        _ => None,
-    };
-    Ok(Some(ProvisionView {
-        ref_id: r.get("ref_id"),
-        kind: r.get("kind"),
-        number: r.get("number"),
-        title: r.get("title"),
-        heading: r.get("heading_line"),
-        part,
-        chapter: r.get("chapter"),
-        subheading: r.get("subheading"),
-        status: r.get("status"),
-        pages: Pages {
-            start: r.get("page_start"),
-            end: r.get("page_end"),
-        },
-        edition: r.get("edition"),
-        edition_date: r.get("edition_date"),
-        text,
-        clauses,
-        amendments,
-        cross_refs: CrossRefsView { outgoing, incoming },
-    }))
+    Ok(CrossRefsView { outgoing, incoming })
 }
 
 /// One line of the table of contents.

@@ -204,6 +204,20 @@ struct ReconstructedSpan {
     source: FootnoteView,
 }
 
+impl From<&nyaya_ingest::asof::RebuiltSpan> for ReconstructedSpan {
+    /// A rebuilt passage as the API shows it, with its label and the footnote it comes from.
+    fn from(s: &nyaya_ingest::asof::RebuiltSpan) -> Self {
+        ReconstructedSpan {
+            start: s.start,
+            end: s.end,
+            undo: kind_name(s.undo),
+            printed_words: s.printed_words.clone(),
+            label: s.label(),
+            source: FootnoteView::from(&s.source),
+        }
+    }
+}
+
 /// A change after the date that could not be undone: the printed words stand there.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 struct GapView {
@@ -213,6 +227,17 @@ struct GapView {
     explanation: String,
     #[schema(required)]
     source: Option<FootnoteView>,
+}
+
+impl From<&nyaya_ingest::asof::Gap> for GapView {
+    /// A change that could not be undone, its reason as a code and in words.
+    fn from(g: &nyaya_ingest::asof::Gap) -> Self {
+        GapView {
+            reason: kind_name(g.reason),
+            explanation: g.reason_text().to_string(),
+            source: g.source.as_ref().map(FootnoteView::from),
+        }
+    }
 }
 
 /// What `GET /v1/provisions/{ref}/as-of` returns.
@@ -270,51 +295,105 @@ async fn as_of(
     check_text("reference", &reference)?;
     check_text("date", q.date.as_deref().unwrap_or(""))?;
     let edition = state.edition(q.edition.as_deref()).await?;
-    let view = lookup(&state.pool, edition.document_id, &reference).await?;
-    let id: nyaya_ingest::RefId = view.ref_id.parse().map_err(|_| AppError::UnknownRef {
-        query: reference.clone(),
-    })?;
-    let provision = store::load_provision(&state.pool, edition.document_id, &id)
-        .await?
-        .ok_or_else(|| AppError::UnknownRef {
-            query: reference.clone(),
-        })?;
-    let date = match (q.date.as_deref().map(str::trim), q.before_amendment) {
-        (Some(d), None) => chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
-            .map_err(|_| AppError::BadRequest(format!("date must be YYYY-MM-DD, not {d:?}")))?,
-        (None, Some(n)) => {
-            let doc = store::load_document(&state.pool, edition.document_id)
-                .await?
-                .ok_or(AppError::NoCorpus)?;
-            let notes = doc
-                .provisions
-                .iter()
-                .flat_map(|p| p.amendments.iter().map(|l| &l.note));
-            nyaya_ingest::asof::day_before_amendment(notes, n)
-                .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
-                .ok_or_else(|| {
-                    AppError::BadRequest(format!(
-                        "no footnote of the {} edition records when the Amendment numbered {n} took effect",
-                        edition.date
-                    ))
-                })?
-        }
-        _ => {
-            return Err(AppError::BadRequest(
-                "give exactly one of `date` (YYYY-MM-DD) and `before_amendment` (a number)".into(),
-            )
-            .into())
-        }
+    // The ref is checked before the day, so an unknown ref is a 404 whatever the day.
+    let printed = printed_provision(&state.pool, &edition, &reference).await?;
+    let day = requested_day(&state.pool, &edition, &q).await?;
+    check_not_after_edition(&edition, day)?;
+    let rebuilt = nyaya_ingest::asof::as_of(&printed.parsed, &day.to_string());
+    Ok(Json(as_of_view(printed.view, edition, rebuilt)))
+}
+
+/// A provision as an edition prints it, in the two forms the as-of answer needs.
+struct PrintedProvision {
+    /// As `GET /v1/provisions/{ref}` shows it: the answer echoes its ref and title.
+    view: ProvisionView,
+    /// As the ingester parsed it, amendment notes linked: what the wording is rebuilt from.
+    parsed: nyaya_ingest::Provision,
+}
+
+/// The provision `reference` names in `edition`. [`lookup`] answers `unknown_ref` for a ref
+/// the edition lacks; the ref it found should parse and load, and if it does not the answer
+/// is the same `unknown_ref` rather than a 500.
+async fn printed_provision(
+    pool: &sqlx::PgPool,
+    edition: &store::Edition,
+    reference: &str,
+) -> Result<PrintedProvision, AppError> {
+    let unknown = || AppError::UnknownRef {
+        query: reference.to_string(),
     };
-    if date > edition.date {
-        return Err(AppError::BadRequest(format!(
-            "the {} edition prints the text as on {}; it cannot say how it read on {date}",
-            edition.label, edition.date
-        ))
-        .into());
+    let view = lookup(pool, edition.document_id, reference).await?;
+    let id: nyaya_ingest::RefId = view.ref_id.parse().map_err(|_| unknown())?;
+    let parsed = store::load_provision(pool, edition.document_id, &id)
+        .await?
+        .ok_or_else(unknown)?;
+    Ok(PrintedProvision { view, parsed })
+}
+
+/// The day the wording is asked for: `date` (trimmed), or the day before the Amendment
+/// `before_amendment` numbers took effect; exactly one of the two.
+async fn requested_day(
+    pool: &sqlx::PgPool,
+    edition: &store::Edition,
+    q: &AsOfQuery,
+) -> Result<chrono::NaiveDate, AppError> {
+    match (q.date.as_deref().map(str::trim), q.before_amendment) {
+        (Some(d), None) => chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .map_err(|_| AppError::BadRequest(format!("date must be YYYY-MM-DD, not {d:?}"))),
+        (None, Some(n)) => day_before_amendment_in(pool, edition, n).await,
+        _ => Err(AppError::BadRequest(
+            "give exactly one of `date` (YYYY-MM-DD) and `before_amendment` (a number)".into(),
+        )),
     }
-    let rebuilt = nyaya_ingest::asof::as_of(&provision, &date.to_string());
-    Ok(Json(AsOfView {
+}
+
+/// The day before the Amendment numbered `n` took effect, dated from the footnotes of the
+/// whole edition: the asked provision's own notes need not name that Amendment at all.
+async fn day_before_amendment_in(
+    pool: &sqlx::PgPool,
+    edition: &store::Edition,
+    n: u32,
+) -> Result<chrono::NaiveDate, AppError> {
+    let doc = store::load_document(pool, edition.document_id)
+        .await?
+        .ok_or(AppError::NoCorpus)?;
+    let notes = doc
+        .provisions
+        .iter()
+        .flat_map(|p| p.amendments.iter().map(|l| &l.note));
+    nyaya_ingest::asof::day_before_amendment(notes, n)
+        .and_then(|d| chrono::NaiveDate::parse_from_str(&d, "%Y-%m-%d").ok())
+        .ok_or_else(|| {
+            AppError::BadRequest(format!(
+                "no footnote of the {} edition records when the Amendment numbered {n} took effect",
+                edition.date
+            ))
+        })
+}
+
+/// Refuses a day after the edition's own: its footnotes record the changes up to its date,
+/// so it cannot say how the text read later.
+fn check_not_after_edition(
+    edition: &store::Edition,
+    day: chrono::NaiveDate,
+) -> Result<(), AppError> {
+    if day > edition.date {
+        return Err(AppError::BadRequest(format!(
+            "the {} edition prints the text as on {}; it cannot say how it read on {day}",
+            edition.label, edition.date
+        )));
+    }
+    Ok(())
+}
+
+/// The answer: the rebuilt wording, every reconstructed passage and gap with its footnote,
+/// and the notice (always shown) that it is not an official text.
+fn as_of_view(
+    view: ProvisionView,
+    edition: store::Edition,
+    rebuilt: nyaya_ingest::asof::Rebuilt,
+) -> AsOfView {
+    AsOfView {
         ref_id: view.ref_id,
         title: view.title,
         existed: rebuilt.existed(),
@@ -324,29 +403,10 @@ async fn as_of(
             "Rebuilt from the amendment footnotes of the {} edition: not an official text of the Constitution.",
             edition.label
         ),
-        text: rebuilt.text.clone(),
-        reconstructed: rebuilt
-            .spans
-            .iter()
-            .map(|s| ReconstructedSpan {
-                start: s.start,
-                end: s.end,
-                undo: kind_name(s.undo),
-                printed_words: s.printed_words.clone(),
-                label: s.label(),
-                source: FootnoteView::from(&s.source),
-            })
-            .collect(),
-        gaps: rebuilt
-            .gaps
-            .iter()
-            .map(|g| GapView {
-                reason: kind_name(g.reason),
-                explanation: g.reason_text().to_string(),
-                source: g.source.as_ref().map(FootnoteView::from),
-            })
-            .collect(),
+        reconstructed: rebuilt.spans.iter().map(ReconstructedSpan::from).collect(),
+        gaps: rebuilt.gaps.iter().map(GapView::from).collect(),
+        text: rebuilt.text,
         date: rebuilt.date,
         edition,
-    }))
+    }
 }
