@@ -2,17 +2,18 @@
 # en_fresh, golden dev and fresh-clause dev questions that name a glossary term: the question
 # as written, with the glossary phrases appended (what the dense leg embeds), and with each
 # term replaced in place by its first phrase. Needs a running Postgres with the corpus (DB
-# below) and /tmp/scope/emb.py (MiniLM through onnxruntime). Approximate: the terms are matched
+# below) and minilm_embed.py beside it (MiniLM through onnxruntime). Approximate: the terms are matched
 # by a regex, not by search::glossary. Run: python3 adr/patches/0004-glossary-in-place-stop59.py
 import json, re, sys, subprocess, numpy as np, tomllib
-sys.path.insert(0,'/tmp/scope'); from emb import embed as mini
+ROOT=__import__('os').path.dirname(__import__('os').path.dirname(__import__('os').path.dirname(__import__('os').path.abspath(__file__))))
+sys.path.insert(0, __import__('os').path.dirname(__file__)); from minilm_embed import embed as mini
 DB='postgres://postgres@127.0.0.1:54419/nyaya'
 def q(sql):
     out=subprocess.run(['psql',DB,'-At','-F','\x1f','-R','\x1e','-c',sql],capture_output=True,text=True).stdout
     return [r.split('\x1f') for r in out.split('\x1e') if r]
 rows=q("select ref_id, embedding::text from chunks where document_id=1 and embedding is not null")
 refs=[r[0] for r in rows]; V=np.array([json.loads(r[1]) for r in rows],dtype=np.float32); V/=np.linalg.norm(V,axis=1,keepdims=True)
-g=tomllib.load(open('/work/main/data/glossary.toml','rb'))
+g=tomllib.load(open(ROOT+'/data/glossary.toml','rb'))
 ents=[]
 for e in g['entry']:
     if not e.get('expand'): continue
@@ -32,7 +33,7 @@ def rank(v):
         if x>best.get(r,-9): best[r]=x
     return [r for r,_ in sorted(best.items(),key=lambda t:-t[1])]
 cases=[]
-for f,getq in [('/work/main/eval/written/en_fresh.jsonl',lambda r:(r['question'],[r['ref']])),('/work/main/eval/golden/single_turn.jsonl',lambda r:(r['question'],r['expected_refs']) if r.get('split')=='dev' and not r['must_refuse'] else None),('/work/main/eval/written/clauses_fresh.jsonl',lambda r:(r['question'],r['expected_refs']) if r.get('split')=='dev' else None)]:
+for f,getq in [(ROOT+'/eval/written/en_fresh.jsonl',lambda r:(r['question'],[r['ref']])),(ROOT+'/eval/golden/single_turn.jsonl',lambda r:(r['question'],r['expected_refs']) if r.get('split')=='dev' and not r['must_refuse'] else None),(ROOT+'/eval/written/clauses_fresh.jsonl',lambda r:(r['question'],r['expected_refs']) if r.get('split')=='dev' else None)]:
     for l in open(f):
         x=getq(json.loads(l))
         if not x: continue

@@ -5,12 +5,12 @@
 # table's spans of the 2024 edition) is scored by MiniLM's cosine, e5's cosine (query:/passage:
 # via the engine `make setup` compiles, through ctypes), the share of the question's words, and
 # sums of them; a case counts when the top clause holds the evidence.
-# Needs: a running Postgres with the corpus (DB below), /tmp/scope/emb.py (MiniLM through
-# onnxruntime; any mean-pooled MiniLM embedder will do), numpy, tokenizers, onnxruntime.
+# Needs: a running Postgres with the corpus (DB below), minilm_embed.py beside it (MiniLM
+# through onnxruntime), numpy, tokenizers, onnxruntime.
 # Run: python3 adr/patches/0007-e5-span-choice-stop59.py  (about 12 minutes on one core)
 import json, sys, re, ctypes, numpy as np, subprocess, pickle, os
-sys.path.insert(0,'/tmp/scope')
-from emb import embed as mini
+sys.path.insert(0, __import__('os').path.dirname(__file__))
+from minilm_embed import embed as mini
 DB='postgres://postgres@127.0.0.1:54419/nyaya'
 def q(sql):
     out=subprocess.run(['psql',DB,'-At','-F','\x1f','-R','\x1e','-c',sql],capture_output=True,text=True).stdout
@@ -21,7 +21,7 @@ for ref,label,s,e in q("select ref_id,label,start_char,end_char from clauses whe
     clauses.setdefault(ref,[]).append((label,int(s),int(e)))
 norm=lambda t:' '.join(t.split())
 cases=[]
-for f,tag in [('/work/main/eval/golden/single_turn.jsonl','gold'),('/work/main/eval/written/clauses.jsonl','cl'),('/work/main/eval/written/clauses_fresh.jsonl','cf')]:
+for f,tag in [(ROOT+'/eval/golden/single_turn.jsonl','gold'),(ROOT+'/eval/written/clauses.jsonl','cl'),(ROOT+'/eval/written/clauses_fresh.jsonl','cf')]:
     for l in open(f):
         r=json.loads(l)
         if r.get('split')!='dev' or r['must_refuse'] or not r.get('evidence'): continue
@@ -35,11 +35,11 @@ for f,tag in [('/work/main/eval/golden/single_turn.jsonl','gold'),('/work/main/e
             cases.append(dict(tag=tag,id=r['id'],q=r['question'],ref=ref,spans=spans,hit=hit))
 print(len(cases), {t:sum(c['tag']==t for c in cases) for t in ['gold','cl','cf']})
 # e5
-lib=ctypes.CDLL('/work/main/.cache/models/multilingual-e5-small/libe5.so')
+lib=ctypes.CDLL(ROOT+'/.cache/models/multilingual-e5-small/libe5.so')
 lib.e5_load.restype=ctypes.c_void_p; lib.e5_load.argtypes=[ctypes.c_char_p]
 lib.e5_dim.argtypes=[ctypes.c_void_p]
 lib.e5_embed.argtypes=[ctypes.c_void_p,ctypes.c_char_p,ctypes.c_int,ctypes.POINTER(ctypes.c_float)]
-m=lib.e5_load(b'/work/main/.cache/models/multilingual-e5-small/e5-small-q4.bin'); D=lib.e5_dim(m)
+m=lib.e5_load(bROOT+'/.cache/models/multilingual-e5-small/e5-small-q4.bin'); D=lib.e5_dim(m)
 cache_f='/tmp/e5cache.pkl'; cache=pickle.load(open(cache_f,'rb')) if os.path.exists(cache_f) else {}
 def e5(t,isq):
     k=(t,isq)
@@ -61,6 +61,7 @@ pickle.dump(cache,open(cache_f,'wb'))
 
 # ---- the table ----
 import pickle, numpy as np
+ROOT=__import__('os').path.dirname(__import__('os').path.dirname(__import__('os').path.dirname(__import__('os').path.abspath(__file__))))
 def acc(f, tag=None):
     cs=[c for c in cases if tag is None or c['tag']==tag]
     return np.mean([c['hit'][int(np.argmax(f(c)))] for c in cs]), len(cs)
