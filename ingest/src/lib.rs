@@ -29,7 +29,7 @@ pub use structure::ParsedDocument;
 /// Bumped whenever a change alters what the parser produces for the same PDF. The store keys
 /// "already ingested" on (sha256, parser version), so a bump makes the next ingest replace the
 /// corpus.
-pub const PARSER_VERSION: &str = "5";
+pub const PARSER_VERSION: &str = "6";
 
 /// Anything that stops a PDF from becoming provisions.
 #[derive(Debug, thiserror::Error)]

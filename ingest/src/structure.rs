@@ -314,7 +314,81 @@ pub fn group_footnotes(page: &PageLayout) -> Vec<Footnote> {
             });
         }
     }
+    split_lost_star_note(&mut notes);
     notes
+}
+
+/// A `*` note whose star the print dropped runs on as the tail of the note above it: the 2024
+/// print's p.88 reads "1. Ins. by … (w.e.f. 20-6-1979). Now “thirty-three” vide the Supreme
+/// Court (Number of Judges) Amendment Act, 2019 …", where the 2022 print has the "Now" sentence
+/// as a `*` note of its own. On a page with no `*` note, that sentence is split off as one.
+fn split_lost_star_note(notes: &mut Vec<Footnote>) {
+    if notes.iter().any(|n| n.star) {
+        return;
+    }
+    let Some((i, at)) = notes.iter().enumerate().find_map(|(i, n)| {
+        LOST_STAR_NOTE
+            .find(&n.text)
+            .map(|m| (i, m.start() + m.as_str().find("Now").unwrap_or(0)))
+    }) else {
+        return;
+    };
+    let tail = notes[i].text.split_off(at);
+    let kept = notes[i].text.trim_end().len();
+    notes[i].text.truncate(kept);
+    let page = notes[i].page;
+    notes.insert(
+        i + 1,
+        Footnote {
+            page,
+            number: None,
+            star: true,
+            text: tail,
+        },
+    );
+}
+
+/// "Now “thirty-three” vide …" after a full stop: a note of its own ([`split_lost_star_note`]).
+static LOST_STAR_NOTE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\.\s+Now “[^”]+” vide ").unwrap());
+
+/// The `*` a page's body lost with its note ([`split_lost_star_note`]): put back before the
+/// page's one bracket that no marker opens ("[seven] other Judges", 124(1) in the 2024 print),
+/// so the bracket pairs with the note as the 2022 print's `*[seven]` does. Only a page that
+/// prints no `*` and holds exactly one such bracket is touched.
+fn restore_lost_star(page: &mut PageLayout) {
+    let lost = group_footnotes(page)
+        .iter()
+        .any(|n| n.star && n.text.starts_with("Now “"));
+    if !lost || page.body.iter().any(|l| l.text().contains("*[")) {
+        return;
+    }
+    // (line, token, byte offset) of every '[' that neither a marker nor a `*` opens (the page's
+    // omission asterisks, "(4)* * * * *", open none).
+    let mut unmarked = Vec::new();
+    for (li, line) in page.body.iter().enumerate() {
+        let mut after_marker = false;
+        for (ti, tok) in line.toks.iter().enumerate() {
+            match tok {
+                Tok::Marker(_) => after_marker = true,
+                Tok::Text { s, .. } => {
+                    for (at, ch) in s.char_indices() {
+                        if ch == '[' && !after_marker {
+                            unmarked.push((li, ti, at));
+                        }
+                        if !ch.is_whitespace() {
+                            after_marker = ch == '*';
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let [(li, ti, at)] = unmarked[..] {
+        if let Tok::Text { s, .. } = &mut page.body[li].toks[ti] {
+            s.insert(at, '*');
+        }
+    }
 }
 
 /// A line that ends in a hyphen ("twenty-" / "four") joins the next without a space.
@@ -1239,16 +1313,24 @@ pub fn parse_layout(pages: &[PageLayout]) -> Result<ParsedDocument, StructureErr
     let preamble_page = preamble_page(pages)?;
     let contents = read_contents(pages, preamble_page)?;
     let edition = find_edition(pages).unwrap_or_default();
-    let body_pages: Vec<PageLayout> = pages
+    let mut body_pages: Vec<PageLayout> = pages
         .iter()
         .filter(|p| p.number >= preamble_page)
         .cloned()
         .collect();
+    body_pages.iter_mut().for_each(restore_lost_star);
     let notes = Notes::of(&body_pages);
     let (blocks, markers, mut warnings) = segment(&body_pages, &contents);
+    let enclosing = opened_before(&blocks);
     let mut provisions: Vec<Provision> = blocks
         .into_iter()
-        .map(|b| finish_provision(b, &contents, &markers, &notes, &mut warnings))
+        .zip(enclosing)
+        .map(|(b, opened)| {
+            let mut p = finish_provision(b, &contents, &markers, &notes, &mut warnings);
+            p.amendments
+                .extend(enclosing_links(&opened, &markers, &notes));
+            p
+        })
         .collect();
     add_missing_stubs(
         &contents,
@@ -1482,6 +1564,62 @@ fn amendment_links(
         }
     }
     links
+}
+
+/// Per assembled provision, the markers whose bracket opened in an earlier provision and
+/// closes in this one or a later one: `[124A. … 124B. … 124C. … it.]` is one insertion, its
+/// footnote marked once, on 124A's heading ("Ins. by the Constitution (Ninety-ninth Amendment)
+/// Act, 2014, s. 3 … This amendment has been struck down …"), and 124B and 124C are inside it.
+fn opened_before(blocks: &[Builder]) -> Vec<Vec<usize>> {
+    let opener: HashMap<usize, usize> = blocks
+        .iter()
+        .enumerate()
+        .flat_map(|(k, b)| b.markers.iter().map(move |(mi, _)| (*mi, k)))
+        .collect();
+    let mut inside = vec![Vec::new(); blocks.len()];
+    for (closer, b) in blocks.iter().enumerate() {
+        let mut closed: Vec<usize> = b.closes.keys().copied().collect();
+        closed.sort_unstable();
+        for mi in closed {
+            let Some(&open) = opener.get(&mi).filter(|&&open| open < closer) else {
+                continue;
+            };
+            // Only between Articles: the Schedules' tables print brackets the stack cannot
+            // pair (a renumbering note of the Fourth Schedule's table would close in the
+            // Ninth).
+            if blocks[open..=closer]
+                .iter()
+                .all(|b| b.kind == ProvisionKind::Article)
+            {
+                for list in &mut inside[open + 1..=closer] {
+                    list.push(mi);
+                }
+            }
+        }
+    }
+    inside
+}
+
+/// The notes of the brackets a provision sits inside ([`opened_before`]), each about the whole
+/// provision.
+fn enclosing_links(opened: &[usize], markers: &[MarkerOcc], notes: &Notes) -> Vec<AmendmentLink> {
+    opened
+        .iter()
+        .flat_map(|&mi| {
+            let m = &markers[mi];
+            notes.of_marker(m).into_iter().map(move |fi| {
+                let mut note = notes.parsed[fi].clone();
+                note.marker = notes.footnotes[fi].number;
+                AmendmentLink {
+                    note,
+                    clause: None,
+                    start: None,
+                    end: None,
+                    page: m.page,
+                }
+            })
+        })
+        .collect()
 }
 
 /// What the Contents lists that the body lacks, and what the body holds twice.

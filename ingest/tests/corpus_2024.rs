@@ -235,6 +235,66 @@ fn amendment_notes_are_parsed_and_placed() {
 }
 
 #[test]
+fn a_bracket_around_several_articles_gives_each_its_note() {
+    // `[124A. … 124B. … 124C. … by it.]`: one insertion, one footnote marked on 124A's
+    // heading. 124B and 124C are inside it too, and the Court's striking it down with them.
+    for id in ["124A", "124B", "124C"] {
+        let notes = &get(&DOC, id).amendments;
+        assert!(
+            notes.iter().any(|a| a.clause.is_none()
+                && a.note.kind == AmendmentKind::Inserted
+                && a.note.amendment_number == Some(99)
+                && a.note.raw.contains("struck down")),
+            "{id}: {notes:#?}"
+        );
+    }
+    // "Arts. 371D and 371E ins. …": the note names both.
+    for (id, amendment) in [("371E", 32), ("239AB", 69)] {
+        assert!(
+            get(&DOC, id)
+                .amendments
+                .iter()
+                .any(|a| a.clause.is_none() && a.note.amendment_number == Some(amendment)),
+            "{id}"
+        );
+    }
+    // The Article after a bracket keeps its own notes only: 124D does not exist, and 125
+    // is not inside the Commission's insertion.
+    assert!(get(&DOC, "125")
+        .amendments
+        .iter()
+        .all(|a| a.note.amendment_number != Some(99) || !a.note.raw.contains("s. 3 ")));
+    // Schedules print brackets in tables that the stack cannot pair: none of theirs spreads.
+    assert!(get(&DOC, "SCH-9")
+        .amendments
+        .iter()
+        .all(|a| !a.note.raw.contains("renumbered as entries 5 to 30")));
+}
+
+#[test]
+fn the_note_whose_star_the_print_lost_is_on_its_bracket() {
+    // p.88 prints "[seven] other Judges" with no `*`, and "Now “thirty-three” vide …" as the
+    // tail of footnote 1 (123(4)'s). The sentence is a note of 124(1)'s, as in the 2022 print.
+    let judges = &get(&DOC, "124").amendments;
+    assert!(
+        judges.iter().any(|a| a.clause.as_deref() == Some("(1)")
+            && a.note.raw.starts_with("Now “thirty-three” vide")),
+        "{judges:#?}"
+    );
+    let ordinances = &get(&DOC, "123").amendments;
+    assert!(
+        ordinances
+            .iter()
+            .all(|a| !a.note.raw.contains("thirty-three")),
+        "{ordinances:#?}"
+    );
+    assert!(!get(&DOC, "124").text.contains("[seven]"));
+    assert!(get(&DOC, "124")
+        .text
+        .contains("not more than seven other Judges"));
+}
+
+#[test]
 fn omitted_articles_are_dated_stubs() {
     // Quirk 3, the list in the corpus notes.
     let omitted: BTreeSet<&str> = DOC

@@ -98,6 +98,10 @@ fn note(a: &AmendmentView) -> AmendmentNote {
         other => other,
     };
     let mut line = match (&a.instrument, &a.effective_text) {
+        // A footnote that records no change is told in its own words: "Now “thirty-three”
+        // vide the Supreme Court (Number of Judges) Amendment Act, 2019 …" says what the
+        // bracketed "[seven]" now reads; "note by the … Act" said nothing of it.
+        _ if a.kind == "note" => a.raw.split_whitespace().collect::<Vec<_>>().join(" "),
         (Some(act), Some(eff)) if eff.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
             format!("{verb} by the {act}, w.e.f. {eff}.")
         }
@@ -197,6 +201,25 @@ mod tests {
                 "Section 4 has been declared invalid by the Supreme Court in Minerva Mills Ltd. \
                  and Others Vs. Union of India AIR 1980 SC 1789."
             )
+        );
+    }
+
+    #[test]
+    fn a_note_that_records_no_change_is_told_in_its_own_words() {
+        // The 2022 print's `*` note on 124(1)'s "[seven]" (the 2024 print's, since its star
+        // was restored).
+        let raw = "Now “thirty-three” vide the Supreme Court (Number of Judges) Amendment Act, \
+                   2019 (37 of 2019), s. 2 (w.e.f. 9-8-2019).";
+        let v = view(
+            "note",
+            Some("Supreme Court (Number of Judges) Amendment Act, 2019"),
+            Some("9-8-2019"),
+            raw,
+        );
+        assert_eq!(
+            notes_for(&[v], None)[0].note,
+            "Now “thirty-three” vide the Supreme Court (Number of Judges) Amendment Act, 2019 \
+             (37 of 2019), s. 2 (w.e.f. 9-8-2019)."
         );
     }
 
