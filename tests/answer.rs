@@ -190,6 +190,24 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
         "{ruling}"
     );
     assert!(njac.answer.contains(ruling), "{}", njac.answer);
+    // 124C sits inside the bracket that 124A's footnote marker opens (ADR 0001, stop 60): it
+    // carries the same note and the same ruling.
+    let inside = ask(
+        &a,
+        "What does Article 124C say?",
+        AnswerMode::Extractive,
+        "t-ruling-inside",
+    )
+    .await;
+    let c = &inside.citations[0];
+    assert_eq!(c.ref_id, "124C", "{:?}", cited(&inside));
+    assert!(
+        c.amendments
+            .iter()
+            .any(|n| n.kind == "inserted" && n.ruling.as_deref() == Some(ruling)),
+        "{:?}",
+        c.amendments
+    );
 
     // What the question asks for picks the clause: asked for an exception, the answer quotes
     // the clause that makes it, not the ban that repeats the question's subject; the lead
