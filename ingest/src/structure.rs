@@ -354,8 +354,8 @@ static LOST_STAR_NOTE: LazyLock<Regex> =
 
 /// The `*` a page's body lost with its note ([`split_lost_star_note`]): put back before the
 /// page's one bracket that no marker opens ("[seven] other Judges", 124(1) in the 2024 print),
-/// so the bracket pairs with the note as the 2022 print's `*[seven]` does. Only a page that
-/// prints no `*` and holds exactly one such bracket is touched.
+/// so the bracket pairs with the note as the 2022 print's `*[seven]` does. Only a page with no
+/// `*[` of its own and exactly one such bracket is touched.
 fn restore_lost_star(page: &mut PageLayout) {
     let lost = group_footnotes(page)
         .iter()
