@@ -432,6 +432,10 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
             .env("NYAYA_OTHER_EDITIONS", "false")
             .env("NYAYA_PDF", real_pdf())
             .env("NYAYA_LOG", "info")
+            // The first question embeds the question bank (4,456 questions, no stored vectors
+            // on a new database): over 90 s in a debug build beside the other tests of this
+            // binary, which the default request timeout refused with a 503.
+            .env("NYAYA_REQUEST_TIMEOUT_MS", "600000")
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
