@@ -12,31 +12,10 @@ and `nyaya eval [--golden <set>] [--split dev] --answers --dump DIR/<name>.jsonl
     python 0005-linear-scope-classifier-stop57.py bank.tsv DIR enf,dev,cfd,cld,df,scd,sfd 1e-4
 """
 import json, sys
-import numpy as np, onnxruntime as ort
-from tokenizers import Tokenizer
+import numpy as np
 
-MODEL = '.cache/models/all-minilm-l6-v2/'
-tok = Tokenizer.from_file(MODEL + 'tokenizer.json')
-tok.enable_truncation(256)
-tok.enable_padding()
-sess = ort.InferenceSession(MODEL + 'model.onnx')
-inputs = [i.name for i in sess.get_inputs()]
-
-
-def embed(texts, bs=64):
-    """Mean-pooled, unit-length MiniLM vectors, as `nyaya` embeds a question."""
-    out = []
-    for i in range(0, len(texts), bs):
-        enc = tok.encode_batch(texts[i:i + bs])
-        ids = np.array([e.ids for e in enc], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-        feed = {'input_ids': ids, 'attention_mask': mask}
-        if 'token_type_ids' in inputs:
-            feed['token_type_ids'] = np.zeros_like(ids)
-        h = sess.run(None, feed)[0]
-        v = (h * mask[:, :, None]).sum(1) / mask.sum(1, keepdims=True)
-        out.append(v / np.linalg.norm(v, axis=1, keepdims=True))
-    return np.vstack(out)
+# MiniLM mean-pooled and unit-length, as `nyaya` embeds a question (minilm_embed.py beside it).
+sys.path.insert(0, __import__('os').path.dirname(__file__)); from minilm_embed import embed
 
 
 def fit(X, y, l2, steps=3000, lr=2.0):
