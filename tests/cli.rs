@@ -412,8 +412,9 @@ async fn eval_runs_any_golden_file_and_gates_fail_the_run(pool: PgPool) {
 }
 
 /// Two `nyaya serve` replicas started at the same moment on an empty database: one ingests
-/// (the start-up advisory lock), the other waits and finds the corpus; both serve, and an
-/// answer written through one is rebuilt through the other.
+/// and embeds the question bank (the start-up advisory lock), the other waits and finds both;
+/// both serve, the first question is answered at once (within the default request timeout: no
+/// bank to embed), and an answer written through one is rebuilt through the other.
 #[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
 async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: PgPool) {
     use std::process::Stdio;
@@ -432,10 +433,6 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
             .env("NYAYA_OTHER_EDITIONS", "false")
             .env("NYAYA_PDF", real_pdf())
             .env("NYAYA_LOG", "info")
-            // The first question embeds the question bank (4,456 questions, no stored vectors
-            // on a new database): over 90 s in a debug build beside the other tests of this
-            // binary, which the default request timeout refused with a 503.
-            .env("NYAYA_REQUEST_TIMEOUT_MS", "600000")
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -453,7 +450,9 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
     let ports: Vec<u16> = (0..2).map(|_| common::free_port()).collect();
     let _replicas = Replicas(ports.iter().map(|&p| start(p)).collect());
     let client = reqwest::Client::new();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    // Ready after the ingest and the question bank (4,456 questions embedded before the
+    // replica listens: over 90 s in a debug build beside this binary's other tests).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(600);
     for &port in &ports {
         loop {
             let ready = client
@@ -483,6 +482,25 @@ async fn two_replicas_on_an_empty_database_ingest_once_and_share_answers(pool: P
         logs.matches("no corpus loaded; ingesting").count(),
         1,
         "exactly one replica parsed the PDF:\n{logs}"
+    );
+    // The English bank's line (the cross-lingual bank, readied later if at all, has no
+    // unanswerable questions).
+    let english_bank: Vec<&str> = logs
+        .lines()
+        .filter(|l| l.contains("question bank ready") && !l.contains("\"unanswerable\":0,"))
+        .collect();
+    assert_eq!(
+        english_bank.len(),
+        2,
+        "both replicas readied the question bank before serving:\n{logs}"
+    );
+    assert_eq!(
+        english_bank
+            .iter()
+            .filter(|l| l.contains("\"embedded\":0,"))
+            .count(),
+        1,
+        "the second replica loaded the bank the first stored:\n{logs}"
     );
 
     let asked = client

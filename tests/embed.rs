@@ -177,6 +177,31 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
         "stored and fresh span vectors differ: {cosine}"
     );
 
+    // The question bank is embedded with the corpus, so that no process's first question
+    // waits for it, by the model every search embeds with.
+    let banked: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
+        .bind(&s.model)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert!(banked > 4000, "{banked} bank vectors");
+    let (question, stored): (String, Vec<f32>) = sqlx::query_as(
+        "SELECT text, embedding FROM bank_vectors WHERE model_id = $1 ORDER BY md5(text) LIMIT 1",
+    )
+    .bind(&s.model)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let fresh = e
+        .embed_raw(std::slice::from_ref(&question))
+        .unwrap()
+        .remove(0);
+    let cosine: f32 = fresh.iter().zip(&stored).map(|(a, b)| a * b).sum();
+    assert!(
+        cosine > 0.999,
+        "stored and fresh bank vectors differ: {cosine}"
+    );
+
     // The pass `nyaya serve` runs after it starts answering embeds only what lacks a vector
     // and loads the lot into the answer step's cache.
     sqlx::query("DELETE FROM span_vectors WHERE text LIKE '%President%'")
@@ -217,6 +242,11 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
     assert!(!again.summary.changed);
     assert_eq!(again.summary.embedded, 0);
     assert_eq!(spans().await, n_spans, "no span embedded twice");
+    let banked_again: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(banked_again, banked, "no bank question embedded twice");
 
     // Vectors from another model on a few chunks: only those are embedded again, the corpus
     // itself is untouched.

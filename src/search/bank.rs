@@ -7,11 +7,11 @@
 //! The bank is the 3,422 questions of `data/train/written.jsonl`, written by hand from the
 //! text by people barred from the golden set (1,029 at stop 30, two more rounds at stop 33,
 //! 745 at stop 34: questions that look out of scope but are not, situations, and the thin
-//! Articles'). Its vectors are the configured model's, embedded once per database (about ten
-//! seconds) and
-//! stored in `bank_vectors`; a process loads them once (under 0.1 s), in `nyaya serve`'s
-//! background start-up work, before `nyaya eval` and `nyaya bench` measure, or else in the
-//! first search that needs them.
+//! Articles'). Its vectors are the configured model's, embedded once per database (13 s on
+//! 2 cores, by `nyaya ingest` or by the `nyaya serve` that ingests) and stored in
+//! `bank_vectors`; a process loads them once (under 0.1 s): `nyaya serve` before it listens,
+//! `nyaya eval` and `nyaya bench` before they measure, any other in the first search that
+//! needs them.
 //!
 //! The bank also holds questions the text does *not* answer (`data/train/out_of_scope.jsonl`,
 //! 1,035 of them: other statutes, case law, current affairs, other countries, general

@@ -140,9 +140,10 @@ pub struct Models {
 
 impl Models {
     /// Readies a question bank now rather than in the first search that needs it (loaded
-    /// from Postgres, or embedded where it is not stored: about ten seconds for the English
-    /// model's, 53 for the multilingual one's): in a server's background start-up work, and
-    /// before a measurement. Nothing without the model `sources` needs.
+    /// from Postgres, or embedded where it is not stored: 13 s for the English model's, 53 for
+    /// the multilingual one's, on 2 cores): the English one before a server listens, the
+    /// multilingual one in its background start-up work, both before a measurement. Nothing
+    /// without the model `sources` needs.
     pub async fn preload_question_bank(&self, pool: &PgPool, sources: bank::Sources) {
         let model = match sources {
             bank::Sources::English => &self.embedder,
