@@ -25,8 +25,8 @@ pub struct IngestOutcome {
 }
 
 /// Ingests `path` and embeds every clause span an answer can quote: [`ingest_corpus`], then
-/// [`embed_spans`], then (unless switched off) [`embed_multilingual`], then the English
-/// question bank ([`embed_question_bank`]). Never leaves a partial corpus.
+/// [`embed_spans`], then (unless switched off) [`embed_multilingual`], then the question banks
+/// ([`embed_question_bank`]). Never leaves a partial corpus.
 pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<IngestOutcome> {
     let started = Instant::now();
     let mut outcome = ingest_corpus(pool, cfg, path).await?;
@@ -41,20 +41,40 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
     Ok(outcome)
 }
 
-/// Embeds the question bank's questions ([`crate::search::bank`]) with the English model and
-/// stores them (`bank_vectors`), so that no process's first English question waits for them
-/// (4,456 questions: 13 s in a release build on 2 idle cores, 52 s beside a debug test run);
-/// only what is not stored is embedded. The bank belongs to the model, not to an edition. It
-/// is embedded by the server's shape of the model ([`OnnxEmbedder::load`], the one every
-/// search embeds with), so the stored vectors are the ones a search would have made. Returns how many questions the bank holds; an
-/// embedding failure is an error here, where a search would go on without the bank.
+/// Embeds the question bank's questions ([`crate::search::bank`]) and stores them
+/// (`bank_vectors`), so that no process's first question waits for them: the English model's
+/// (4,456 questions: 13 s in a release build on 2 idle cores, 52 s beside a debug test run)
+/// and, with the multilingual model on, its vectors of the answerable ones, which questions
+/// in Indian scripts meet. Only what is not stored is embedded. The bank belongs to a model,
+/// not to an edition. Each is embedded by the shape of its model a search embeds with
+/// ([`OnnxEmbedder::load`], [`E5Embedder::load`]), so the stored vectors are the ones a search
+/// would have made. Returns how many questions the banks hold; an embedding failure is an
+/// error here, where a search would go on without the bank.
 pub async fn embed_question_bank(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
-    use crate::search::bank::{BankCache, Sources};
-    let embedder: std::sync::Arc<dyn Embedder> =
+    use crate::search::bank::Sources;
+    let english: std::sync::Arc<dyn Embedder> =
         std::sync::Arc::new(OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?);
-    eprintln!("readying the question bank (embedded once per database)");
-    BankCache::default()
-        .get(pool, &embedder, Sources::English)
+    let mut held = ready_bank(pool, &english, Sources::English).await?;
+    if cfg.multilingual {
+        let multilingual: std::sync::Arc<dyn Embedder> =
+            std::sync::Arc::new(E5Embedder::load(&cfg.multilingual_dir)?);
+        held += ready_bank(pool, &multilingual, Sources::CrossLingual).await?;
+    }
+    Ok(held)
+}
+
+/// One bank of [`embed_question_bank`], loaded or embedded and stored.
+async fn ready_bank(
+    pool: &PgPool,
+    embedder: &std::sync::Arc<dyn Embedder>,
+    sources: crate::search::bank::Sources,
+) -> AppResult<usize> {
+    eprintln!(
+        "readying the question bank for {} (embedded once per database)",
+        embedder.manifest().id
+    );
+    crate::search::bank::BankCache::default()
+        .get(pool, embedder, sources)
         .await
         .map(|bank| bank.len() + bank.unanswerable_len())
         .ok_or_else(|| AppError::Resource("the question bank could not be embedded".into()))
