@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make first-start`: how long a release `nyaya serve` takes on an empty database — until
-# `/readyz` says ready (corpus and chunk vectors), and until the background pass has embedded
-# and loaded the clause spans — and what an answer costs during and after that pass.
+# `/readyz` says ready (corpus, chunk vectors, question bank), and until the background pass
+# has embedded and loaded the clause spans — and what an answer costs during and after that
+# pass.
 # Uses a scratch database on the embedded Postgres (dropped at the end) and NYAYA_FIRST_PORT
 # (default 18090).
 set -uo pipefail

@@ -31,7 +31,7 @@ pub(crate) async fn serve_command(
         second_dense: english_questions,
         ..Default::default()
     };
-    ensure_corpus(&pool, &cfg, &models).await?;
+    ensure_corpus(&pool, &cfg, &models, &search).await?;
     let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
     tracing::info!(spans, "clause-span vectors loaded");
     spawn_background_passes(pool.clone(), cfg.clone(), models.clone());
@@ -60,6 +60,7 @@ async fn ensure_corpus(
     pool: &sqlx::PgPool,
     cfg: &Config,
     models: &nyaya::search::Models,
+    search: &SearchOptions,
 ) -> Result<(), AppError> {
     let lock = StartupLock::acquire(pool, StartupLock::CORPUS).await?;
     if nyaya::store::editions(pool).await?.is_empty() {
@@ -72,9 +73,13 @@ async fn ensure_corpus(
             });
         }
     }
-    models
-        .preload_question_bank(pool, nyaya::search::bank::Sources::English)
-        .await;
+    // Switched off both ways (`NYAYA_BANK_WEIGHT=0`, `NYAYA_SCOPE_BANK=false`), no search
+    // reads it.
+    if search.bank_weight > 0.0 || search.scope_bank {
+        models
+            .preload_question_bank(pool, nyaya::search::bank::Sources::English)
+            .await;
+    }
     lock.release().await
 }
 
