@@ -130,7 +130,14 @@ async fn database_outage_gives_fast_503s_and_recovers_without_restart() {
         .await
         .expect("ingests");
     assert!(outcome.complete);
-    let state = common::state(&pool, common::models(), cfg, None);
+    // Readied before the first request, as `nyaya serve` does before it listens: embedding the
+    // bank (no vectors in this database) took over 30 s beside other tests, and the client's
+    // 30 s timeout failed a CI run at stop 60.
+    let models = common::models();
+    models
+        .preload_question_bank(&pool, nyaya::search::bank::Sources::English)
+        .await;
+    let state = common::state(&pool, models, cfg, None);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move {
