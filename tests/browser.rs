@@ -25,8 +25,12 @@ fn screenshot_dir() -> PathBuf {
         .unwrap_or_else(|| common::repo_path("target/screenshots"))
 }
 
-/// Serves the API on a free local port; returns its base URL.
+/// Serves the API on a free local port; returns its base URL. The question bank is readied
+/// first, as `nyaya serve` does before it listens.
 async fn serve(pool: &PgPool) -> String {
+    common::models()
+        .preload_question_bank(pool, nyaya::search::bank::Sources::English)
+        .await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = common::app(pool);
