@@ -84,9 +84,11 @@ async fn ensure_corpus(
 }
 
 /// In the background, in order: the other editions of the corpus folder, then the clause
-/// spans of every stored edition, then their chunks for the multilingual leg, then the
-/// cross-lingual bank (53 s where not stored: only a question the multilingual leg takes reads
-/// it, and one that comes first waits for it).
+/// spans of every stored edition, then the cross-lingual bank (60 s where not stored), then
+/// the chunks for the multilingual leg. The bank comes before the chunks because only a
+/// question the multilingual leg takes reads it, and the leg opens when an edition's chunks
+/// are covered: so no question waits for the bank (questions in Indian scripts take the
+/// English path meanwhile).
 fn spawn_background_passes(pool: sqlx::PgPool, cfg: Config, models: nyaya::search::Models) {
     tokio::spawn(async move {
         if cfg.other_editions {
@@ -96,10 +98,10 @@ fn spawn_background_passes(pool: sqlx::PgPool, cfg: Config, models: nyaya::searc
             ingest::span_pass(pool.clone(), cfg.clone(), models.clone()).await;
         }
         if models.multilingual.is_some() && !cfg.no_embed {
-            ingest::multilingual_pass(pool.clone(), cfg).await;
             models
                 .preload_question_bank(&pool, nyaya::search::bank::Sources::CrossLingual)
                 .await;
+            ingest::multilingual_pass(pool.clone(), cfg).await;
         }
     });
 }

@@ -140,7 +140,7 @@ pub struct Models {
 
 impl Models {
     /// Readies a question bank now rather than in the first search that needs it (loaded
-    /// from Postgres, or embedded where it is not stored: 13 s for the English model's, 53 for
+    /// from Postgres, or embedded where it is not stored: 13 s for the English model's, 60 for
     /// the multilingual one's, on 2 cores): the English one before a server listens, the
     /// multilingual one in its background start-up work, both before a measurement. Nothing
     /// without the model `sources` needs.
