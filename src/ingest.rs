@@ -2,6 +2,7 @@
 //! was already ingested by the same parser version.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use sqlx::PgPool;
@@ -14,6 +15,7 @@ use crate::config::Config;
 use crate::embed::e5::E5Embedder;
 use crate::embed::{embed_all, Embedder, ModelManifest, OnnxEmbedder};
 use crate::error::{AppError, AppResult};
+use crate::search::bank::{BankCache, Sources};
 use crate::store::{self, IngestSummary, StartupLock};
 
 /// The outcome of one ingest: what it found, and whether it was stored.
@@ -48,35 +50,32 @@ pub async fn ingest_file(pool: &PgPool, cfg: &Config, path: &Path) -> AppResult<
 /// in Indian scripts meet. Only what is not stored is embedded. The bank belongs to a model,
 /// not to an edition. Each is embedded by the shape of its model a search embeds with
 /// ([`OnnxEmbedder::load`], [`E5Embedder::load`]), so the stored vectors are the ones a search
-/// would have made. Returns how many questions the banks hold; an embedding failure is an
-/// error here, where a search would go on without the bank.
-pub async fn embed_question_bank(pool: &PgPool, cfg: &Config) -> AppResult<usize> {
-    use crate::search::bank::Sources;
-    let english: std::sync::Arc<dyn Embedder> =
-        std::sync::Arc::new(OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?);
-    let mut held = ready_bank(pool, &english, Sources::English).await?;
+/// would have made. An embedding failure is an error here, where a search would go on without
+/// the bank.
+pub async fn embed_question_bank(pool: &PgPool, cfg: &Config) -> AppResult<()> {
+    let english: Arc<dyn Embedder> = Arc::new(OnnxEmbedder::load(&cfg.model_dir, &cfg.ort_lib)?);
+    ready_bank(pool, &english, Sources::English).await?;
     if cfg.multilingual {
-        let multilingual: std::sync::Arc<dyn Embedder> =
-            std::sync::Arc::new(E5Embedder::load(&cfg.multilingual_dir)?);
-        held += ready_bank(pool, &multilingual, Sources::CrossLingual).await?;
+        let multilingual: Arc<dyn Embedder> = Arc::new(E5Embedder::load(&cfg.multilingual_dir)?);
+        ready_bank(pool, &multilingual, Sources::CrossLingual).await?;
     }
-    Ok(held)
+    Ok(())
 }
 
 /// One bank of [`embed_question_bank`], loaded or embedded and stored.
 async fn ready_bank(
     pool: &PgPool,
-    embedder: &std::sync::Arc<dyn Embedder>,
-    sources: crate::search::bank::Sources,
-) -> AppResult<usize> {
+    embedder: &Arc<dyn Embedder>,
+    sources: Sources,
+) -> AppResult<()> {
     eprintln!(
         "readying the question bank for {} (embedded once per database)",
         embedder.manifest().id
     );
-    crate::search::bank::BankCache::default()
+    BankCache::default()
         .get(pool, embedder, sources)
         .await
-        .map(|bank| bank.len() + bank.unanswerable_len())
+        .map(|_| ())
         .ok_or_else(|| AppError::Resource("the question bank could not be embedded".into()))
 }
 

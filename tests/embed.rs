@@ -242,10 +242,12 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
     assert!(!again.summary.changed);
     assert_eq!(again.summary.embedded, 0);
     assert_eq!(spans().await, n_spans, "no span embedded twice");
-    let banked_again: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let banked_again: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
+            .bind(&s.model)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!(banked_again, banked, "no bank question embedded twice");
 
     // Vectors from another model on a few chunks: only those are embedded again, the corpus

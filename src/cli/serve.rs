@@ -31,7 +31,7 @@ pub(crate) async fn serve_command(
         second_dense: english_questions,
         ..Default::default()
     };
-    ensure_corpus(&pool, &cfg, &models, &search).await?;
+    ensure_corpus_and_bank(&pool, &cfg, &models, &search).await?;
     let spans = nyaya::answer::preload_span_vectors(&pool, &models).await?;
     tracing::info!(spans, "clause-span vectors loaded");
     spawn_background_passes(pool.clone(), cfg.clone(), models.clone());
@@ -56,7 +56,7 @@ pub(crate) async fn serve_command(
 /// (loaded in under 0.1 s where stored; embedded and stored, 13 s, where not), so that no
 /// question waits for either. Replicas started together on an empty database: the first to
 /// take the lock ingests and embeds, the others wait for it and find both there.
-async fn ensure_corpus(
+async fn ensure_corpus_and_bank(
     pool: &sqlx::PgPool,
     cfg: &Config,
     models: &nyaya::search::Models,
