@@ -284,7 +284,8 @@ mod tests {
     #[test]
     fn hindi_words_become_english_ones() {
         let g = HindiGlossary::builtin();
-        assert_eq!(g.gloss("शिक्षा का अधिकार क्या है?"), ["education", "right"]);
+        // Read whole since stop 62's round of everyday words, not word by word.
+        assert_eq!(g.gloss("शिक्षा का अधिकार क्या है?"), ["right to education"]);
         assert_eq!(
             g.gloss("राज्यपाल की नियुक्ति कौन करता है?"),
             ["Governor", "appointment"]
