@@ -149,7 +149,6 @@ struct Prepared<'v> {
     view: &'v ProvisionView,
     spans: Vec<extract::Span>,
     terms: &'v BTreeSet<String>,
-    terms_as_asked: &'v BTreeSet<String>,
     expanded: &'v str,
     /// The question as asked, without the glossary's phrases.
     as_asked: &'v str,
@@ -164,12 +163,11 @@ struct SpanSimilarity {
     /// To the question as search read it, the glossary's phrases added: what the provisions
     /// compete for the lead with (its words found the provision).
     expanded: Vec<f32>,
-    /// To the question as asked: with its words ([`Reading::terms_as_asked`]), what picks the
-    /// clause quoted. The glossary's phrases are the provision's own words ("failure of
-    /// constitutional machinery"), so read with them every question leans to the clause that
-    /// repeats its heading, not the one that answers; read without them the clause that
-    /// carries the answer was quoted more often on the dev halves of both clause sets (ADR
-    /// 0007, stop 62).
+    /// To the question as asked: what picks the clause quoted. The glossary's phrases are the
+    /// provision's own words ("failure of constitutional machinery"), so read with them every
+    /// question leans to the clause that repeats its heading, not the one that answers; read
+    /// without them the clause set chose the clause that carries the answer more often on
+    /// both halves (ADR 0007, stop 62).
     as_asked: Vec<f32>,
 }
 
@@ -277,7 +275,6 @@ pub(super) async fn quote_groups_text(
             expanded,
             as_asked,
             terms,
-            terms_as_asked,
             asked,
             defined,
         } = &readings[*g];
@@ -287,7 +284,6 @@ pub(super) async fn quote_groups_text(
             view,
             spans,
             terms,
-            terms_as_asked,
             expanded,
             as_asked,
             asked,
@@ -315,9 +311,6 @@ struct Reading {
     as_asked: String,
     /// The words that pick a clause.
     terms: BTreeSet<String>,
-    /// The same words of the question as asked: with the cosines to it, what the clause quoted
-    /// is chosen by.
-    terms_as_asked: BTreeSet<String>,
     /// What it asks for beyond its subject (read in the question as asked, not the glossary's
     /// added phrases).
     asked: asks::Asked,
@@ -343,16 +336,10 @@ fn group_readings(groups: &[Group]) -> Vec<Reading> {
             } else {
                 extract::terms_beside_a_ref(&glossary.expand(&unnamed).expanded_query(&unnamed))
             };
-            let terms_as_asked = if refs.is_empty() {
-                extract::terms(&query)
-            } else {
-                extract::terms_beside_a_ref(&unnamed)
-            };
             Reading {
                 expanded,
                 as_asked: query.to_string(),
                 terms,
-                terms_as_asked,
                 asked: asks::Asks::builtin().asked(&query),
                 defined: crate::definition::asked_term(&query),
             }
@@ -388,14 +375,11 @@ fn score_candidates(
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
         let (g, rank, hit) = flat[p.at];
-        let span_scores = |terms, cosines: Option<&[f32]>| {
-            extract::score_spans(&p.spans, terms, cosines, weights.overlap)
+        let span_scores = |cosines: Option<&[f32]>| {
+            extract::score_spans(&p.spans, p.terms, cosines, weights.overlap)
         };
-        let scores = span_scores(p.terms, sims.as_ref().map(|s| s.expanded.as_slice()));
-        let scores_as_asked = span_scores(
-            p.terms_as_asked,
-            sims.as_ref().map(|s| s.as_asked.as_slice()),
-        );
+        let scores = span_scores(sims.as_ref().map(|s| s.expanded.as_slice()));
+        let scores_as_asked = span_scores(sims.as_ref().map(|s| s.as_asked.as_slice()));
         let named = hit.clause.as_deref().and_then(|c| {
             let i = p
                 .spans
