@@ -166,8 +166,8 @@ struct SpanSimilarity {
     /// To the question as asked: what picks the clause quoted. The glossary's phrases are the
     /// provision's own words ("failure of constitutional machinery"), so read with them every
     /// question leans to the clause that repeats its heading, not the one that answers; read
-    /// without them the clause set chose the clause that carries the answer more often on
-    /// both halves (ADR 0007, stop 62).
+    /// without them the clause that carries the answer was quoted more often on the dev halves
+    /// of both clause sets and on golden dev and test (ADR 0007, stop 62).
     as_asked: Vec<f32>,
 }
 
