@@ -179,11 +179,14 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
 
     // The question bank is embedded with the corpus, so that no process's first question
     // waits for it, by the model every search embeds with.
-    let banked: i64 = sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
-        .bind(&s.model)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let bank_rows = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
+            .bind(&s.model)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    let banked = bank_rows().await;
     assert!(banked > 4000, "{banked} bank vectors");
     let (question, stored): (String, Vec<f32>) = sqlx::query_as(
         "SELECT text, embedding FROM bank_vectors WHERE model_id = $1 ORDER BY md5(text) LIMIT 1",
@@ -242,13 +245,7 @@ async fn ingest_embeds_every_chunk_and_a_model_change_reembeds(pool: PgPool) {
     assert!(!again.summary.changed);
     assert_eq!(again.summary.embedded, 0);
     assert_eq!(spans().await, n_spans, "no span embedded twice");
-    let banked_again: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM bank_vectors WHERE model_id = $1")
-            .bind(&s.model)
-            .fetch_one(&pool)
-            .await
-            .unwrap();
-    assert_eq!(banked_again, banked, "no bank question embedded twice");
+    assert_eq!(bank_rows().await, banked, "no bank question embedded twice");
 
     // Vectors from another model on a few chunks: only those are embedded again, the corpus
     // itself is untouched.
