@@ -150,36 +150,53 @@ struct Prepared<'v> {
     spans: Vec<extract::Span>,
     terms: &'v BTreeSet<String>,
     expanded: &'v str,
+    /// The question as asked, without the glossary's phrases.
+    as_asked: &'v str,
     /// What the group's question asks for beyond its subject.
     asked: &'v asks::Asked,
     /// The term the group's question asks the meaning of.
     defined: Option<&'v crate::definition::Term>,
 }
 
-/// Each candidate's spans' cosine to its question (`None` without an embedder): each distinct
+/// A candidate's spans' cosines to its question, read two ways.
+struct SpanSimilarity {
+    /// To the question as search read it, the glossary's phrases added: what the provisions
+    /// compete for the lead with (its words found the provision).
+    expanded: Vec<f32>,
+    /// To the question as asked: what picks the clause quoted. The glossary's phrases are the
+    /// provision's own words ("failure of constitutional machinery"), so read with them every
+    /// question leans to the clause that repeats its heading, not the one that answers; read
+    /// without them the clause that carries the answer was quoted more often on the dev halves
+    /// of both clause sets and on golden dev and test (ADR 0007, stop 62).
+    as_asked: Vec<f32>,
+}
+
+/// Each candidate's spans' cosines to its question (`None` without an embedder): each distinct
 /// question embedded, then every span (from the process's passage cache where a provision was
 /// quoted before), off the async runtime.
 async fn span_similarities(
     a: &Answerer,
     prepared: &[Prepared<'_>],
-) -> AppResult<Vec<Option<Vec<f32>>>> {
+) -> AppResult<Vec<Option<SpanSimilarity>>> {
     let Some(embedder) = &a.models.embedder else {
-        return Ok(vec![None; prepared.len()]);
+        return Ok(prepared.iter().map(|_| None).collect());
     };
     let m = embedder.manifest();
     let mut queries: Vec<String> = Vec::new();
-    let mut q_index = Vec::new();
-    for p in prepared {
-        let text = format!("{}{}", m.query_prefix, p.expanded);
-        let at = match queries.iter().position(|t| *t == text) {
+    let mut index_of = |question: &str| {
+        let text = format!("{}{}", m.query_prefix, question);
+        match queries.iter().position(|t| *t == text) {
             Some(i) => i,
             None => {
                 queries.push(text);
                 queries.len() - 1
             }
-        };
-        q_index.push(at);
-    }
+        }
+    };
+    let q_index: Vec<(usize, usize)> = prepared
+        .iter()
+        .map(|p| (index_of(p.expanded), index_of(p.as_asked)))
+        .collect();
     let spans: Vec<String> = prepared
         .iter()
         .flat_map(|p| p.spans.iter())
@@ -207,14 +224,19 @@ async fn span_similarities(
     };
     let mut out = Vec::new();
     let mut at = 0;
-    for (p, qi) in prepared.iter().zip(q_index) {
-        let q = &query_vectors[qi];
-        let sims: Vec<f32> = span_vectors[at..at + p.spans.len()]
-            .iter()
-            .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
-            .collect();
+    for (p, (expanded, as_asked)) in prepared.iter().zip(q_index) {
+        let spans = &span_vectors[at..at + p.spans.len()];
+        let cosines = |q: &[f32]| -> Vec<f32> {
+            spans
+                .iter()
+                .map(|v| v.iter().zip(q).map(|(x, y)| x * y).sum())
+                .collect()
+        };
         at += p.spans.len();
-        out.push(Some(sims));
+        out.push(Some(SpanSimilarity {
+            expanded: cosines(&query_vectors[expanded]),
+            as_asked: cosines(&query_vectors[as_asked]),
+        }));
     }
     Ok(out)
 }
@@ -251,6 +273,7 @@ pub(super) async fn quote_groups_text(
         let Some(view) = view else { continue };
         let Reading {
             expanded,
+            as_asked,
             terms,
             asked,
             defined,
@@ -262,6 +285,7 @@ pub(super) async fn quote_groups_text(
             spans,
             terms,
             expanded,
+            as_asked,
             asked,
             defined: defined.as_ref(),
         });
@@ -282,6 +306,9 @@ struct Reading {
     /// As search read it: Hindi words in Latin letters in their English, then the glossary's
     /// expansion.
     expanded: String,
+    /// As asked (its Hindi words in English), without the glossary's phrases: what the
+    /// clause quoted is chosen by.
+    as_asked: String,
     /// The words that pick a clause.
     terms: BTreeSet<String>,
     /// What it asks for beyond its subject (read in the question as asked, not the glossary's
@@ -309,8 +336,16 @@ fn group_readings(groups: &[Group]) -> Vec<Reading> {
             } else {
                 extract::terms_beside_a_ref(&glossary.expand(&unnamed).expanded_query(&unnamed))
             };
+            // A part of a question ("… and who chairs it?") leans on the whole's subject,
+            // which only the glossary's phrases carry into it; it is read as searched.
+            let as_asked = if groups.len() > 1 {
+                expanded.clone()
+            } else {
+                query.to_string()
+            };
             Reading {
                 expanded,
+                as_asked,
                 terms,
                 asked: asks::Asks::builtin().asked(&query),
                 defined: crate::definition::asked_term(&query),
@@ -342,12 +377,16 @@ fn score_candidates(
     weights: &extract::QuoteWeights,
     flat: &[(usize, usize, &SearchHit)],
     prepared: &[Prepared],
-    similarity: Vec<Option<Vec<f32>>>,
+    similarity: Vec<Option<SpanSimilarity>>,
 ) -> Vec<Scored> {
     let mut scored: Vec<Scored> = Vec::new();
     for (p, sims) in prepared.iter().zip(similarity) {
         let (g, rank, hit) = flat[p.at];
-        let scores = extract::score_spans(&p.spans, p.terms, sims.as_deref(), weights.overlap);
+        let span_scores = |cosines: Option<&[f32]>| {
+            extract::score_spans(&p.spans, p.terms, cosines, weights.overlap)
+        };
+        let scores = span_scores(sims.as_ref().map(|s| s.expanded.as_slice()));
+        let scores_as_asked = span_scores(sims.as_ref().map(|s| s.as_asked.as_slice()));
         let named = hit.clause.as_deref().and_then(|c| {
             let i = p
                 .spans
@@ -379,22 +418,7 @@ fn score_candidates(
                 let opening = (!p.spans.is_empty()).then_some(0);
                 (opening, opening)
             }
-            None => {
-                let competing = best(&scores);
-                // The clause quoted also weighs what the question asks for; the provision
-                // competes for the lead with the score it had without it.
-                let quoted = if weights.asks > 0.0 && !p.asked.is_empty() {
-                    best(&extract::with_what_is_asked(
-                        &scores,
-                        &p.spans,
-                        p.asked,
-                        weights.asks,
-                    ))
-                } else {
-                    competing
-                };
-                (competing, quoted)
-            }
+            None => best_clauses(&p.spans, &scores, &scores_as_asked, p.asked, weights.asks),
         };
         let (Some(competing), Some(quoted)) = (competing, quoted) else {
             continue;
@@ -427,6 +451,32 @@ fn score_candidates(
         });
     }
     scored
+}
+
+/// A provision's best clause as the provisions compete for the lead (by `scores`, the question
+/// as search read it) and the clause quoted (by `scores_as_asked`, the question as asked, also
+/// weighing what it asks for, [`extract::with_what_is_asked`]), as indexes into `spans`.
+fn best_clauses(
+    spans: &[extract::Span],
+    scores: &[f64],
+    scores_as_asked: &[f64],
+    asked: &asks::Asked,
+    asks_weight: f64,
+) -> (Option<usize>, Option<usize>) {
+    let best = |scores: &[f64]| {
+        extract::best_span(spans, scores).and_then(|s| spans.iter().position(|x| x == s))
+    };
+    let quoted = if asks_weight > 0.0 && !asked.is_empty() {
+        best(&extract::with_what_is_asked(
+            scores_as_asked,
+            spans,
+            asked,
+            asks_weight,
+        ))
+    } else {
+        best(scores_as_asked)
+    };
+    (best(scores), quoted)
 }
 
 /// One group's citations, appended to `picks` and `citations`: its candidates in the order
@@ -647,7 +697,58 @@ fn tier_of(candidate: &Scored) -> Option<tier::Tier> {
 
 #[cfg(test)]
 mod tests {
-    use super::{lead_order, without_spans};
+    use super::{asks, best_clauses, extract, group_readings, lead_order, without_spans, Group};
+
+    #[test]
+    fn a_single_question_is_read_as_asked_and_a_part_as_searched() {
+        let group = |query: &str| Group {
+            part: None,
+            query: query.to_string(),
+            candidates: Vec::new(),
+            take: 1,
+            context_refs: Vec::new(),
+            retrieval_order: false,
+        };
+        let single = group_readings(&[group("Who chairs the GST Council?")]);
+        assert_eq!(single[0].as_asked, "Who chairs the GST Council?");
+        assert_ne!(
+            single[0].expanded, single[0].as_asked,
+            "the glossary adds phrases"
+        );
+        let parts = group_readings(&[
+            group("Who are the members of the GST Council?"),
+            group("Who chairs the GST Council?"),
+        ]);
+        assert!(parts.iter().all(|r| r.as_asked == r.expanded));
+    }
+
+    #[test]
+    fn the_clause_quoted_is_read_as_asked_and_the_lead_as_searched() {
+        let span = |label: &str, text: &str| extract::Span {
+            label: Some(label.to_string()),
+            start: 0,
+            end: text.chars().count(),
+            text: text.to_string(),
+        };
+        let spans = [
+            span(
+                "(1)",
+                "The State Election Commission shall conduct all elections.",
+            ),
+            span(
+                "(3)",
+                "The Governor shall make available the staff it needs.",
+            ),
+        ];
+        let asked = asks::Asks::builtin().asked("Who lends it staff?");
+        // The glossary's phrases pull the question to (1), which repeats the heading; as
+        // asked, it is (3) that answers. The provision still competes with (1)'s score.
+        let (competing, quoted) = best_clauses(&spans, &[0.8, 0.6], &[0.5, 0.7], &asked, 0.2);
+        assert_eq!((competing, quoted), (Some(0), Some(1)));
+        // Read alike, one clause is both.
+        let (competing, quoted) = best_clauses(&spans, &[0.5, 0.7], &[0.5, 0.7], &asked, 0.2);
+        assert_eq!((competing, quoted), (Some(1), Some(1)));
+    }
 
     #[test]
     fn the_words_naming_a_ref_are_blanked_in_any_script() {
