@@ -593,6 +593,18 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     )
     .await;
     assert_eq!(cited(&r).first(), Some(&"124"), "{}", r.answer);
+    // The answer reads the question as search read it, its misspelt words put right:
+    // "Suprme Court" names the Union's tier as "Supreme Court" does, so the High Courts'
+    // 222 (transfer of a judge) does not take the lead from 139A for being the tier of the
+    // only court the answer step could read.
+    let r = ask(
+        &a,
+        "Can the Suprme Court move a case from one High Court to anothr?",
+        AnswerMode::Extractive,
+        "t-tier-misspelt",
+    )
+    .await;
+    assert_eq!(cited(&r).first(), Some(&"139A"), "{}", r.answer);
     // llm mode with no LLM configured degrades to quotes.
     // A question naming only a provision the edition does not have is told so, not answered
     // from whatever else retrieval found.

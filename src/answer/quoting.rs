@@ -61,9 +61,12 @@ pub(super) fn quote_groups(
         .iter()
         .filter(|(part, s)| part.is_none() || s.coverage.covered)
         .map(|(part, s)| {
-            let query = part
+            // Read as search read it, its misspelt words put right: "Suprme Court" names
+            // the Union's tier as "Supreme Court" does.
+            let asked = part
                 .clone()
                 .unwrap_or_else(|| routing.rewritten_query.clone());
+            let query = crate::search::spell::with_corrections(&asked, &s.spelling);
             let lookup = lookup_hits(s, &query, language);
             // A multilingual search keeps its fused order, whose reciprocal-rank scores do not
             // say how far a second provision is from the lead: no "also relevant" for it.

@@ -193,6 +193,30 @@ impl Speller {
     }
 }
 
+/// `text` with `corrections` (what [`Speller::correct`] put right in it, in order) put in: each
+/// word equal to the next correction's `from` becomes its `to`. What a later step reads of a
+/// question ("Can the Suprme Court …") is then what search read.
+pub fn with_corrections(text: &str, corrections: &[Correction]) -> String {
+    let mut pending = corrections.iter().peekable();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(tail.len());
+        let word = &tail[..end];
+        match pending.next_if(|c| c.from == word) {
+            Some(c) => out.push_str(&c.to),
+            None => out.push_str(word),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The optimal-string-alignment distance of `a` and `b` (insertions, deletions,
 /// substitutions and adjacent transpositions), if it is at most `max`.
 fn distance_within(a: &str, b: &str, max: usize) -> Option<usize> {
@@ -282,6 +306,28 @@ mod tests {
         assert_eq!(q, "Can the government ask Parliament?");
         let (q, _) = speller().correct("a 12 yr old kid in a factary");
         assert_eq!(q, "a 12 yr old kid in a factory");
+    }
+
+    #[test]
+    fn corrections_put_in_give_what_search_read() {
+        for question in [
+            "police arested my bro, how many hrs to a magistrte?",
+            "Can the goverment ask Parliment? The goverment may.",
+            "a 12 yr old kid in a factary",
+        ] {
+            let (corrected, fixes) = speller().correct(question);
+            assert_eq!(with_corrections(question, &fixes), corrected);
+        }
+        // Only the words put right change; a word equal to one elsewhere in the text does not.
+        let fixes = [Correction {
+            from: "Suprme".into(),
+            to: "Supreme".into(),
+        }];
+        assert_eq!(
+            with_corrections("Can the Suprme Court — the Suprme one?", &fixes),
+            "Can the Supreme Court — the Suprme one?"
+        );
+        assert_eq!(with_corrections("नमस्ते Suprme", &[]), "नमस्ते Suprme");
     }
 
     #[test]
