@@ -605,6 +605,19 @@ async fn extractive_answers_quote_refuse_and_can_be_rebuilt(pool: PgPool) {
     )
     .await;
     assert_eq!(cited(&r).first(), Some(&"139A"), "{}", r.answer);
+    // Likewise a Hindi word in Latin letters is read in its English: "kendra sarkar" names the
+    // Union as "the Centre" does, so the States' 164 (Ministers of a State), which retrieval
+    // puts first, does not lead; the Union's Council of Ministers does (75(1A) with the
+    // multilingual list fused, as served; 74 without it, as here).
+    let r = ask(
+        &a,
+        "What is the maximum number of ministers in the kendra sarkar?",
+        AnswerMode::Extractive,
+        "t-tier-hindi-word",
+    )
+    .await;
+    let lead = cited(&r).first().copied();
+    assert!(matches!(lead, Some("74" | "75")), "{}", r.answer);
     // llm mode with no LLM configured degrades to quotes.
     // A question naming only a provision the edition does not have is told so, not answered
     // from whatever else retrieval found.

@@ -34,6 +34,8 @@ pub(super) struct Pick {
 /// The provisions one search offers for quoting, and how many of them to quote.
 pub(super) struct Group {
     part: Option<String>,
+    /// The question (or part) as its search read it: misspelt words put right, Hindi words
+    /// in Latin letters in their English.
     query: String,
     /// Pinned hits (always quoted, in the order named) or the top candidates.
     candidates: Vec<SearchHit>,
@@ -61,12 +63,14 @@ pub(super) fn quote_groups(
         .iter()
         .filter(|(part, s)| part.is_none() || s.coverage.covered)
         .map(|(part, s)| {
-            // Read as search read it, its misspelt words put right: "Suprme Court" names
-            // the Union's tier as "Supreme Court" does.
+            // Read as search read it: its misspelt words put right ("Suprme Court" names the
+            // Union's tier as "Supreme Court" does), then its Hindi words in Latin letters in
+            // their English ("kendra sarkar" names it as "the Centre" does).
             let asked = part
                 .clone()
                 .unwrap_or_else(|| routing.rewritten_query.clone());
-            let query = crate::search::spell::with_corrections(&asked, &s.spelling);
+            let spelled = crate::search::spell::with_corrections(&asked, &s.spelling);
+            let (query, _) = crate::search::gloss::english_question(&spelled);
             let lookup = lookup_hits(s, &query, language);
             // A multilingual search keeps its fused order, whose reciprocal-rank scores do not
             // say how far a second provision is from the lead: no "also relevant" for it.
@@ -306,11 +310,10 @@ pub(super) async fn quote_groups_text(
 
 /// A group's question as the quote step reads it.
 struct Reading {
-    /// As search read it: Hindi words in Latin letters in their English, then the glossary's
-    /// expansion.
+    /// As search read it ([`Group::query`]), then the glossary's expansion.
     expanded: String,
-    /// As asked (its Hindi words in English), without the glossary's phrases: what the
-    /// clause quoted is chosen by.
+    /// As asked ([`Group::query`]), without the glossary's phrases: what the clause quoted
+    /// is chosen by.
     as_asked: String,
     /// The words that pick a clause.
     terms: BTreeSet<String>,
@@ -327,13 +330,13 @@ fn group_readings(groups: &[Group]) -> Vec<Reading> {
     groups
         .iter()
         .map(|group| {
-            let (query, _) = crate::search::gloss::english_question(&group.query);
-            let expanded = glossary.expand(&query).expanded_query(&query);
+            let query = group.query.as_str();
+            let expanded = glossary.expand(query).expanded_query(query);
             // The words that name a ref ("Art. 243-D", "article three hundred and
             // sixty-eight") say nothing about which clause is meant.
-            let refs = nyaya_ingest::refid::find_refs(&query);
+            let refs = nyaya_ingest::refid::find_refs(query);
             let spans: Vec<_> = refs.iter().map(|(_, at)| at.clone()).collect();
-            let unnamed = without_spans(&query, &spans);
+            let unnamed = without_spans(query, &spans);
             let terms = if refs.is_empty() {
                 extract::terms(&expanded)
             } else {
@@ -350,8 +353,8 @@ fn group_readings(groups: &[Group]) -> Vec<Reading> {
                 expanded,
                 as_asked,
                 terms,
-                asked: asks::Asks::builtin().asked(&query),
-                defined: crate::definition::asked_term(&query),
+                asked: asks::Asks::builtin().asked(query),
+                defined: crate::definition::asked_term(query),
             }
         })
         .collect()
