@@ -93,6 +93,32 @@ pub fn asked_office<'c>(c: &'c Catalogue, question: &str) -> Option<&'c Office> 
     best.map(|(o, _, _)| o)
 }
 
+/// Whether `question` asks if the asker can hold an office ([`asked_office`]) in its asking
+/// sentence (the last that ends in "?", `answer::asks::asking_sentence`): a story's facts may
+/// name the office the asker holds or wants ("I am a newly elected sarpanch. Which subjects can
+/// be handed over to our panchayat?", "I want to contest the sarpanch election. Are some seats
+/// reserved for women?") while the question asks something else. The asking sentence need
+/// not name the office when it only asks "may I?" (`bare_ask` words: "Am I eligible?", "Is
+/// that possible?").
+pub fn asks_eligibility(c: &Catalogue, question: &str) -> bool {
+    if asked_office(c, question).is_none() {
+        return false;
+    }
+    let sentence = crate::answer::asks::asking_sentence(question);
+    sentence == question.trim()
+        || asked_office(c, sentence).is_some()
+        || ELIGIBLE_OUTRIGHT.is_match(&sentence.to_lowercase())
+        || only_asks_may_i(sentence)
+}
+
+/// Whether every word of `sentence` is a number or one that asks "may I?" and nothing more.
+fn only_asks_may_i(sentence: &str) -> bool {
+    normalise(sentence)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .all(|w| w.chars().all(|c| c.is_ascii_digit()) || has(&reader().bare_ask, texting(w)))
+}
+
 /// A normalised text with each State's name read as "the state": "a minister in Karnataka"
 /// asks what "a minister in the state" does, and the offices' names need no State in them.
 fn any_state(normalised: &str) -> String {
@@ -118,6 +144,7 @@ struct ReaderWords {
     hinglish_verbs: Vec<String>,
     hinglish_self: Vec<String>,
     transitive: Vec<String>,
+    bare_ask: Vec<String>,
     states: Vec<String>,
     texting: BTreeMap<String, String>,
 }
@@ -478,6 +505,34 @@ mod tests {
             Some(FactValue::Number(n)) => Some(*n),
             _ => None,
         }
+    }
+
+    #[test]
+    fn the_asking_sentence_must_ask_about_the_office() {
+        let asks = |q: &str| asks_eligibility(Catalogue::builtin(), q);
+        // Asked in the asking sentence, or asked there only as "may I?".
+        assert!(asks("Can I become President? I am 40."));
+        assert!(asks("I'm 24 and want to become an MLA. Am I eligible?"));
+        assert!(asks(
+            "I want to fight the assembly polls from my town. Do I qualify?"
+        ));
+        assert!(asks(
+            "I'm 24 and want to contest my state assembly election. Am I old enough?"
+        ));
+        assert!(asks(
+            "I want to contest for sarpanch. I'm 31. Is that possible?"
+        ));
+        // The story names the office; the question asks something else.
+        assert!(!asks(
+            "I want to contest the sarpanch election. Are some village council seats reserved \
+             for women?"
+        ));
+        assert!(!asks(
+            "I am a newly elected sarpanch. Which subjects can be handed over to our panchayat?"
+        ));
+        // One sentence: as before.
+        assert!(asks("I'm 23, can I be a panchayat member?"));
+        assert!(!asks("What is the minimum age to become President?"));
     }
 
     #[test]

@@ -266,9 +266,10 @@ pub fn route_by_rules(question: &str, history: &[Turn]) -> Routing {
         out_of_scope: None,
         router: "rules",
     };
-    let asks_eligibility =
-        crate::eligibility_text::asked_office(crate::eligibility::Catalogue::builtin(), question)
-            .is_some();
+    let asks_eligibility = crate::eligibility_text::asks_eligibility(
+        crate::eligibility::Catalogue::builtin(),
+        question,
+    );
     // "I was disqualified under the RP Act; can I become an MLC?" names another law as a fact
     // about the asker: the eligibility question stands. Every other out-of-scope class wins.
     if let Some(class) = scope::check(question)
