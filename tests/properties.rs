@@ -91,6 +91,7 @@ proptest! {
         let c = nyaya::eligibility::Catalogue::builtin();
         let reading = nyaya::eligibility_text::read(c, &s);
         let _ = nyaya::eligibility_text::asked_office(c, &s);
+        let _ = nyaya::eligibility_text::asks_eligibility(c, &s);
         prop_assert!(nyaya::eligibility::check_facts(c, &reading.facts).is_ok(), "{:?}", reading.facts);
         let _ = nyaya::answer::eligible::audit_question(&s);
     }
