@@ -530,6 +530,9 @@ mod tests {
         assert!(!asks(
             "I am a newly elected sarpanch. Which subjects can be handed over to our panchayat?"
         ));
+        assert!(!asks(
+            "I'm an atheist and just got elected as an MLA. Do I have to swear in the name of God?"
+        ));
         // One sentence: as before.
         assert!(asks("I'm 23, can I be a panchayat member?"));
         assert!(!asks("What is the minimum age to become President?"));

@@ -56,7 +56,8 @@ fn words(s: &str) -> Vec<String> {
 
 /// The sentence of `text` that asks: from the end of the sentence before the last "?" to
 /// it; the whole text when nothing ends in "?". A full stop ends a sentence only after a word
-/// of four letters or more, so "Art. 21" and "No. 5" do not.
+/// of four letters or more, or an acronym in capitals ("… elected as an MLA."), so "Art. 21"
+/// and "No. 5" do not.
 pub fn asking_sentence(text: &str) -> &str {
     let Some(end) = text.rfind('?') else {
         return text.trim();
@@ -70,7 +71,10 @@ pub fn asking_sentence(text: &str) -> &str {
                 '?' | '!' => true,
                 '.' => {
                     let word = before[..i].rsplit(|c: char| !c.is_alphanumeric()).next();
-                    word.is_some_and(|w| w.chars().count() >= 4)
+                    let acronym = |w: &str| {
+                        w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_uppercase())
+                    };
+                    word.is_some_and(|w| w.chars().count() >= 4 || acronym(w))
                 }
                 _ => false,
             };
@@ -279,6 +283,10 @@ mod tests {
                      Can the Governor issue it again? I need to know soon.";
         assert_eq!(asking_sentence(story), "Can the Governor issue it again?");
         assert_eq!(asking_sentence("no mark at all"), "no mark at all");
+        assert_eq!(
+            asking_sentence("I just got elected as an MLA. Do I swear by God?"),
+            "Do I swear by God?"
+        );
         assert_eq!(
             asking_sentence("Facts here. How many votes does Art. 368 need?"),
             "How many votes does Art. 368 need?"
