@@ -63,14 +63,9 @@ pub(super) fn quote_groups(
         .iter()
         .filter(|(part, s)| part.is_none() || s.coverage.covered)
         .map(|(part, s)| {
-            // Read as search read it: its misspelt words put right ("Suprme Court" names the
-            // Union's tier as "Supreme Court" does), then its Hindi words in Latin letters in
-            // their English ("kendra sarkar" names it as "the Centre" does).
-            let asked = part
-                .clone()
-                .unwrap_or_else(|| routing.rewritten_query.clone());
-            let spelled = crate::search::spell::with_corrections(&asked, &s.spelling);
-            let (query, _) = crate::search::gloss::english_question(&spelled);
+            // Read as search read it (`SearchResponse::read_as`): "Suprme Court" names the
+            // Union's tier as "Supreme Court" does, "kendra sarkar" as "the Centre" does.
+            let query = s.read_as.clone();
             let lookup = lookup_hits(s, &query, language);
             // A multilingual search keeps its fused order, whose reciprocal-rank scores do not
             // say how far a second provision is from the lead: no "also relevant" for it.

@@ -400,6 +400,11 @@ pub struct SearchResponse {
     /// What the glossary added to the question.
     pub expansion: glossary::Expansion,
     pub timings_ms: Timings,
+    /// The question as the legs read it: misspelt words put right and, in an English
+    /// question, Hindi words in Latin letters in their English, before the glossary's
+    /// expansion. What the answer step reads too, so that both read one question.
+    #[serde(skip)]
+    pub read_as: String,
     /// The first stage's fused provisions, before the second stage (for candidate recall).
     #[serde(skip)]
     pub candidates: Vec<String>,
@@ -515,6 +520,7 @@ pub async fn search_with_hint(
         supporting,
         coverage,
         expansion: question.expansion,
+        read_as: question.query,
         timings_ms: timings,
         candidates,
         head_rows,
