@@ -16,6 +16,8 @@ use serde::Deserialize;
 struct WordClasses {
     /// Words that frame a question without naming anything ("how many", "did any of").
     frame: Vec<String>,
+    /// Prepositions that frame a part's first word ("for how long …").
+    opening: Vec<String>,
     /// Words that end a noun phrase (prepositions but "of", auxiliaries, common verbs …).
     phrase_end: Vec<String>,
     determiners: Vec<String>,
@@ -134,7 +136,8 @@ fn referring_pronoun(ws: &[Word]) -> Option<(usize, Reference)> {
         if let Some(reference) = pronoun(&w.norm) {
             return Some((i, reference));
         }
-        if !WORDS.frame(&w.norm) {
+        let opens = i == 0 && WORDS.opening.contains(&w.norm);
+        if !(opens || WORDS.frame(&w.norm)) {
             named += 1;
             if named > MAX_WORDS_BEFORE_PRONOUN {
                 return None;
@@ -322,6 +325,11 @@ mod tests {
                 "how are the members of an autonomous District Council chosen?",
             ),
             (
+                "Who appoints the Comptroller and Auditor-General,",
+                "on what grounds may he be removed?",
+                "on what grounds may the Comptroller and Auditor-General be removed?",
+            ),
+            (
                 "What happens if the Rajya Sabha rejects a bill the Lok Sabha has passed?",
                 "And can it do the same to a money bill?",
                 "And can the Rajya Sabha do the same to a money bill?",
@@ -394,6 +402,7 @@ mod tests {
     fn the_word_classes_parse_and_are_lowercase() {
         for list in [
             &WORDS.frame,
+            &WORDS.opening,
             &WORDS.phrase_end,
             &WORDS.determiners,
             &WORDS.persons,

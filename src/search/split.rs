@@ -171,13 +171,81 @@ pub fn question_parts(question: &str) -> Vec<String> {
     last_parts(parts)
 }
 
-/// The sentences and conjoined questions of `question`, each of at least [`MIN_WORDS`].
+/// The sentences and conjoined questions of `question`, each of at least [`MIN_WORDS`]; a
+/// question that asks one frame of two phrases becomes two ([`shared_frame_parts`]).
 fn pieces(question: &str, alternatives: bool) -> Vec<String> {
     sentences(question)
         .iter()
         .flat_map(|s| split_conjoined(s, alternatives))
+        .flat_map(|p| match shared_frame_parts(&p) {
+            Some(two) => two.to_vec(),
+            None => vec![p],
+        })
         .filter(|p| words(p) >= MIN_WORDS)
         .collect()
+}
+
+/// "and" followed by a word that opens a phrase ("… and to be …", "… and of the …").
+static AND_THEN_MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i),?\s+and\s+(?P<m>to|of|for|in|on|by|with|from|under|at|about|against)\s+")
+        .expect("valid regex")
+});
+
+/// The same words, anywhere.
+static MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:to|of|for|in|on|by|with|from|under|at|about|against)\b")
+        .expect("valid regex")
+});
+
+/// A question that asks one thing of two phrases, the second opened by the word that opened
+/// the first ("What is the minimum age to be President and to be a member of Lok Sabha?",
+/// "What is the maximum strength of the Rajya Sabha and of the Lok Sabha?"), as the two
+/// questions it asks: the frame with each phrase. The repeated word is what tells two asks
+/// from one pair of nouns ("the powers of the President and the Governor", "freedom of speech
+/// and expression" stay one question). `None` unless the frame asks and both phrases are short.
+fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
+    let caps = AND_THEN_MARKER.captures(piece)?;
+    let (and, marker) = (caps.get(0)?, caps.name("m")?);
+    let before = &piece[..and.start()];
+    // The first phrase opens at the frame's last use of the word.
+    let opening = MARKER
+        .find_iter(before)
+        .filter(|w| w.as_str().eq_ignore_ascii_case(marker.as_str()))
+        .last()?;
+    let frame = &before[..opening.start()];
+    let first = before[opening.end()..].trim().trim_end_matches(',');
+    let second = piece[and.end()..].trim();
+    let bare = |s: &str| s.trim_end_matches(['?', '.', '!']).trim().to_lowercase();
+    let short = |s: &str| (1..=MAX_SIDE_WORDS).contains(&words(s));
+    // "a member both of Parliament and of a State Legislature" asks of the pair; "to levy tolls
+    // and duties and to receive grants" does not say where its first phrase ends.
+    let pair = frame
+        .split_whitespace()
+        .last()
+        .is_some_and(|w| w.eq_ignore_ascii_case("both") || w.eq_ignore_ascii_case("between"));
+    let joined = first
+        .split_whitespace()
+        .any(|w| w.eq_ignore_ascii_case("and"));
+    if words(frame) < 2
+        || !asks(frame)
+        || pair
+        || joined
+        || !short(first)
+        || !short(second)
+        || bare(first) == bare(second)
+    {
+        return None;
+    }
+    let ends = if piece.trim_end().ends_with('?') {
+        "?"
+    } else {
+        ""
+    };
+    let word = opening.as_str();
+    Some([
+        format!("{frame}{word} {first}{ends}"),
+        format!("{frame}{word} {second}"),
+    ])
 }
 
 /// `parts` when there are two or more, the last [`MAX_PARTS`] of them: a story ends with its
@@ -347,6 +415,44 @@ mod tests {
         let q = "Can a governor pardon a convict, or is that only the President's power?";
         assert!(question_parts(q).is_empty());
         assert_eq!(sub_queries(q).len(), 2);
+    }
+
+    #[test]
+    fn one_frame_asked_of_two_phrases_is_two_questions() {
+        assert_eq!(
+            question_parts(
+                "What is the minimum age to be President and to be a member of Lok Sabha?"
+            ),
+            [
+                "What is the minimum age to be President?",
+                "What is the minimum age to be a member of Lok Sabha?"
+            ]
+        );
+        assert_eq!(
+            sub_queries("What is the maximum strength of the Rajya Sabha and of the Lok Sabha?"),
+            [
+                "What is the maximum strength of the Rajya Sabha?",
+                "What is the maximum strength of the Lok Sabha?"
+            ]
+        );
+        // The phrase opens at the frame's last use of the word.
+        assert_eq!(
+            question_parts("What is the term of office of the President, and of the Governor?"),
+            [
+                "What is the term of office of the President?",
+                "What is the term of office of the Governor?"
+            ]
+        );
+        // A pair of nouns is one question; so is a frame that asks nothing.
+        for q in [
+            "What are the powers of the President and the Governor?",
+            "Is there freedom of speech and expression?",
+            "The right to life and to personal liberty is protected",
+            "Can a person be a member both of Parliament and of a State Legislature?",
+            "Can a State authorise panchayats to levy tolls and duties and to receive grants?",
+        ] {
+            assert!(question_parts(q).is_empty(), "{q}");
+        }
     }
 
     #[test]
