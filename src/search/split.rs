@@ -207,14 +207,22 @@ fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
     let caps = AND_THEN_MARKER.captures(piece)?;
     let (and, marker) = (caps.get(0)?, caps.name("m")?);
     let before = &piece[..and.start()];
-    // The first phrase opens at the frame's last use of the word.
-    let opening = MARKER
+    let second = piece[and.end()..].trim();
+    // The first phrase opens at the frame's last use of the word that the same word follows as
+    // the second phrase's opens with ("members of | the Council of States and of | the House"),
+    // else at its last use of the word ("to contest …, and to become …").
+    let uses: Vec<_> = MARKER
         .find_iter(before)
         .filter(|w| w.as_str().eq_ignore_ascii_case(marker.as_str()))
-        .last()?;
+        .collect();
+    let first_word = |s: &str| s.split_whitespace().next().map(str::to_lowercase);
+    let opening = uses
+        .iter()
+        .rev()
+        .find(|w| first_word(&before[w.end()..]) == first_word(second))
+        .or(uses.last())?;
     let frame = &before[..opening.start()];
     let first = before[opening.end()..].trim().trim_end_matches(',');
-    let second = piece[and.end()..].trim();
     let bare = |s: &str| s.trim_end_matches(['?', '.', '!']).trim().to_lowercase();
     let short = |s: &str| (1..=MAX_SIDE_WORDS).contains(&words(s));
     // "a member both of Parliament and of a State Legislature" asks of the pair; "to levy tolls
@@ -226,10 +234,21 @@ fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
     let joined = first
         .split_whitespace()
         .any(|w| w.eq_ignore_ascii_case("and"));
+    // "…, and with effect from when?" asks a new question, not the frame's.
+    let asks_anew = second.split_whitespace().any(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        matches!(
+            w.as_str(),
+            "who" | "whom" | "what" | "when" | "where" | "which" | "why" | "how"
+        )
+    });
     if words(frame) < 2
         || !asks(frame)
         || pair
         || joined
+        || asks_anew
         || !short(first)
         || !short(second)
         || bare(first) == bare(second)
@@ -443,13 +462,25 @@ mod tests {
                 "What is the term of office of the Governor?"
             ]
         );
-        // A pair of nouns is one question; so is a frame that asks nothing.
+        // The phrase opens where the same word opens the second one.
+        assert_eq!(
+            question_parts(
+                "What is the maximum number of members of the Council of States and of the House of the People?"
+            ),
+            [
+                "What is the maximum number of members of the Council of States?",
+                "What is the maximum number of members of the House of the People?"
+            ]
+        );
+        // A pair of nouns is one question; so is a frame that asks nothing, and a second
+        // phrase that asks a question of its own.
         for q in [
             "What are the powers of the President and the Governor?",
             "Is there freedom of speech and expression?",
             "The right to life and to personal liberty is protected",
             "Can a person be a member both of Parliament and of a State Legislature?",
             "Can a State authorise panchayats to levy tolls and duties and to receive grants?",
+            "Which amendment omitted Part VII, the Part on Part B States, and with effect from when?",
         ] {
             assert!(question_parts(q).is_empty(), "{q}");
         }
