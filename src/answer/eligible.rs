@@ -43,9 +43,18 @@ pub struct EligibilityView {
 pub struct CriterionView {
     #[serde(flatten)]
     pub result: CriterionResult,
-    /// The citation (`n`) quoting the clause this criterion comes from.
+    /// The citation (`n`) quoting the clause this criterion comes from; none for a moot one.
     #[schema(required)]
     pub citation: Option<usize>,
+    /// Left unknown (or a note) when another criterion already rules the asker out
+    /// (`not_eligible`): no answer to it could change the verdict, so it is listed apart and
+    /// not quoted among the citations.
+    pub moot: bool,
+}
+
+/// Whether a criterion of a verdict is moot ([`CriterionView::moot`]).
+fn moot(verdict: VerdictKind, status: Status) -> bool {
+    verdict == VerdictKind::NotEligible && matches!(status, Status::Unknown | Status::Note)
 }
 
 /// The facts a question states, overlaid by the facts sent with it (a form's answers win:
@@ -94,7 +103,9 @@ pub async fn check_and_cite(
     let mut criteria = Vec::new();
     for r in results {
         let key = (r.ref_id.clone(), r.clause.clone());
+        let moot = moot(v.verdict, r.status);
         let n = match cited.get(&key) {
+            _ if moot => None,
             Some(n) => Some(*n),
             None => {
                 let made = match views.get(&r.ref_id).and_then(Option::as_ref) {
@@ -115,6 +126,7 @@ pub async fn check_and_cite(
         criteria.push(CriterionView {
             result: r,
             citation: n,
+            moot,
         });
     }
     Ok((
@@ -205,6 +217,7 @@ pub fn render(v: &EligibilityView, citations: &[Citation]) -> String {
     let lines: Vec<String> = v
         .criteria
         .iter()
+        .filter(|c| !c.moot)
         .map(|c| {
             let mark = match c.result.status {
                 Status::NotMet => "✗ not met",
@@ -221,6 +234,13 @@ pub fn render(v: &EligibilityView, citations: &[Citation]) -> String {
         })
         .collect();
     out.push(lines.join("\n"));
+    let moot: Vec<String> = v.criteria.iter().filter(|c| c.moot).map(label).collect();
+    if !moot.is_empty() {
+        out.push(format!(
+            "Not checked, since the text already rules you out: {}.",
+            moot.join(", ")
+        ));
+    }
     out.push(v.note.to_string());
     out.join("\n\n")
 }
@@ -281,6 +301,7 @@ mod tests {
         let office = c.office("president").unwrap();
         let facts = merged_facts("Can I become President at 32?", &Facts::new());
         let v = eligibility::check(c, office, &facts);
+        let verdict = v.verdict;
         let view = EligibilityView {
             office: v.office,
             office_name: v.office_name,
@@ -291,6 +312,7 @@ mod tests {
                 .criteria
                 .into_iter()
                 .map(|r| CriterionView {
+                    moot: moot(verdict, r.status),
                     result: r,
                     citation: None,
                 })
@@ -304,10 +326,22 @@ mod tests {
         assert!(!record.to_string().contains("32"), "{record}");
         let text = render(&view, &[]);
         assert!(text.starts_with("Not eligible: on what you said, you cannot be President of India. Article 58(1)(b) requires that a person “has completed the age of thirty-five years”, and you said age: 32 (at least 35 is required)."), "{text}");
+        // Age rules the asker out, so the conditions left unknown are listed, not quoted.
         assert!(
-            text.contains("? not known — Article 58(1)(a): “is a citizen of India”"),
+            text.contains("Not checked, since the text already rules you out: Article 58(1)(a), "),
             "{text}"
         );
+        assert!(!text.contains("? not known"), "{text}");
+    }
+
+    #[test]
+    fn only_a_verdict_that_rules_out_makes_criteria_moot() {
+        assert!(moot(VerdictKind::NotEligible, Status::Unknown));
+        assert!(moot(VerdictKind::NotEligible, Status::Note));
+        assert!(!moot(VerdictKind::NotEligible, Status::Met));
+        assert!(!moot(VerdictKind::NotEligible, Status::NotMet));
+        assert!(!moot(VerdictKind::NeedMoreInfo, Status::Unknown));
+        assert!(!moot(VerdictKind::LikelyEligible, Status::Note));
     }
 
     #[test]

@@ -185,17 +185,22 @@ fn pieces(question: &str, alternatives: bool) -> Vec<String> {
         .collect()
 }
 
+/// Words that open a phrase a frame may ask of twice ("to be …", "of the …").
+const PHRASE_OPENERS: &str = "to|of|for|in|on|by|with|from|under|at|about|against";
+
 /// "and" followed by a word that opens a phrase ("… and to be …", "… and of the …").
 static AND_THEN_MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i),?\s+and\s+(?P<m>to|of|for|in|on|by|with|from|under|at|about|against)\s+")
-        .expect("valid regex")
+    Regex::new(&format!(r"(?i),?\s+and\s+(?P<m>{PHRASE_OPENERS})\s+")).expect("valid regex")
 });
 
 /// The same words, anywhere.
-static MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:to|of|for|in|on|by|with|from|under|at|about|against)\b")
-        .expect("valid regex")
-});
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"(?i)\b(?:{PHRASE_OPENERS})\b")).expect("valid regex"));
+
+/// Question words: a phrase holding one asks a question of its own.
+const WH_WORDS: &[&str] = &[
+    "who", "whom", "what", "when", "where", "which", "why", "how",
+];
 
 /// A question that asks one thing of two phrases, the second opened by the word that opened
 /// the first ("What is the minimum age to be President and to be a member of Lok Sabha?",
@@ -208,9 +213,9 @@ fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
     let (and, marker) = (caps.get(0)?, caps.name("m")?);
     let before = &piece[..and.start()];
     let second = piece[and.end()..].trim();
-    // The first phrase opens at the frame's last use of the word that the same word follows as
-    // the second phrase's opens with ("members of | the Council of States and of | the House"),
-    // else at its last use of the word ("to contest …, and to become …").
+    // The first phrase opens at the word's last use before "and" that is followed by the
+    // second phrase's first word ("members of | the Council of States and of | the House": both
+    // open with "the"), else at the word's last use ("to contest …, and to become …").
     let uses: Vec<_> = MARKER
         .find_iter(before)
         .filter(|w| w.as_str().eq_ignore_ascii_case(marker.as_str()))
@@ -239,10 +244,7 @@ fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
         let w = w
             .trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        matches!(
-            w.as_str(),
-            "who" | "whom" | "what" | "when" | "where" | "which" | "why" | "how"
-        )
+        WH_WORDS.contains(&w.as_str())
     });
     if words(frame) < 2
         || !asks(frame)

@@ -1053,20 +1053,29 @@
     }
 
     const statuses = STATUSES();
+    // A criterion the verdict does not turn on (another already rules the asker out) is moot:
+    // listed apart, folded, and not quoted.
+    const item = (c) => {
+      const st = statuses[c.status] || { icon: '', label: c.status };
+      const cite = citations.find((x) => x.n === c.citation);
+      // The checker names facts by id ("holds_office_of_profit: no"); shown as words.
+      const detail = c.status === 'unknown' ? '' : c.detail.replace(/_/g, ' ');
+      return el('li', { class: 'criterion status-' + c.status, 'data-criterion': c.id },
+        el('span', { class: 'criterion-icon', 'aria-hidden': 'true', text: st.icon }),
+        el('span', { class: 'sr-only', text: t('criterion.sr', { status: st.label }) + ' ' }),
+        el('div', { class: 'criterion-body' },
+          el('p', { class: 'criterion-quote', lang: 'en' }, cite ? chip(cite) : null, ' “' + c.quote + '”'),
+          detail ? el('p', { class: 'criterion-detail', text: detail }) : null));
+    };
     const list = el('ul', { class: 'checklist', 'aria-label': t('checklist.heading') },
-      e.criteria.map((c) => {
-        const st = statuses[c.status] || { icon: '', label: c.status };
-        const cite = citations.find((x) => x.n === c.citation);
-        // The checker names facts by id ("holds_office_of_profit: no"); shown as words.
-        const detail = c.status === 'unknown' ? '' : c.detail.replace(/_/g, ' ');
-        return el('li', { class: 'criterion status-' + c.status, 'data-criterion': c.id },
-          el('span', { class: 'criterion-icon', 'aria-hidden': 'true', text: st.icon }),
-          el('span', { class: 'sr-only', text: t('criterion.sr', { status: st.label }) + ' ' }),
-          el('div', { class: 'criterion-body' },
-            el('p', { class: 'criterion-quote', lang: 'en' }, cite ? chip(cite) : null, ' “' + c.quote + '”'),
-            detail ? el('p', { class: 'criterion-detail', text: detail }) : null));
-      }));
+      e.criteria.filter((c) => !c.moot).map(item));
     answer.append(el('h4', { class: 'checklist-heading', text: t('checklist.heading') }), list);
+    const moot = e.criteria.filter((c) => c.moot);
+    if (moot.length) {
+      answer.append(el('details', { class: 'checklist-moot' },
+        el('summary', { text: t('checklist.moot', { n: moot.length }) }),
+        el('ul', { class: 'checklist' }, moot.map(item))));
+    }
     answer.append(el('p', { class: 'eligibility-note muted', text: e.note }));
     if (citations.length) {
       answer.append(el('details', { class: 'eligibility-quotes' },
