@@ -57,3 +57,7 @@ for t, m in [(0.2, -0.05), (0.25, -0.05), (0.3, -0.05), (0.25, -0.1), (0.3, -0.1
         new = [r for r in rows(f) if not r[1] and r[3] >= t and r[2] is not None and r[2] >= m]
         out.append("%s +%d/-%d" % (f.split("/")[-1], sum(r[0] for r in new), sum(not r[0] for r in new)))
     print("oov >= %.2f, margin >= %.2f: newly refused (must refuse / must answer):" % (t, m), ", ".join(out))
+
+for f in sys.argv[2:]:
+    r = list(rows(f))
+    print("%s: share of questions with oov >= 0.3: %.3f (of %d)" % (f.split("/")[-1], sum(x[3] >= 0.3 for x in r) / len(r), len(r)))
