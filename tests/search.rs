@@ -579,6 +579,74 @@ async fn an_english_question_also_gets_the_second_embedders_list(pool: PgPool) {
     assert_ne!(e5_rank_of_300a(&hindi), Some(1), "{:?}", refs(&hindi));
 }
 
+/// A multilingual model that reads one word only: a text with `word` on one axis, any other
+/// on another.
+struct ReadsOneWord {
+    manifest: nyaya::embed::ModelManifest,
+    word: &'static str,
+}
+
+impl nyaya::embed::Embedder for ReadsOneWord {
+    fn manifest(&self) -> &nyaya::embed::ModelManifest {
+        &self.manifest
+    }
+    fn embed_passages(&self, _: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Err(nyaya::embed::EmbedError::Run("not in this test".into()))
+    }
+    fn embed_raw(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, nyaya::embed::EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|t| axis(usize::from(!t.contains(self.word))))
+            .collect())
+    }
+}
+
+/// The question bank as e5 reads it moves an English question's learned order beside the
+/// English model's bank (ADR 0008, stop 65). Here e5 puts the question beside the bank
+/// questions that say "assuming" (one of Article 156's, the Governor's term, and no other
+/// provision's) and away from all the rest: weighted far above the ranker, it leads with 156;
+/// at 0 the order is the ranker's.
+#[sqlx::test(migrator = "nyaya::db::MIGRATOR")]
+async fn the_bank_as_e5_reads_it_moves_an_english_questions_order(pool: PgPool) {
+    let marked: Vec<String> = nyaya::search::bank::shipped()
+        .into_iter()
+        .filter(|e| e.question.contains("assuming"))
+        .map(|e| e.ref_id)
+        .collect();
+    assert_eq!(marked, ["156"], "the marker word is one provision's");
+    common::ingest_with_vectors(&pool).await;
+    let manifest = e5_like_manifest("test/e5-bank");
+    // e5's list (and with it the question's e5 vector) needs the edition covered.
+    store_vectors_pointing_at(&pool, &manifest.id, "155").await;
+    let mut models = common::models();
+    models.second_dense = Some(Arc::new(PointsAt(manifest.clone())));
+    models.multilingual = Some(Arc::new(ReadsOneWord {
+        manifest,
+        word: "assuming",
+    }));
+    // A cache of this test's own (another test's multilingual model may have filled the
+    // shared one), and neither English bank reading, so none is embedded here.
+    models.question_bank = Arc::new(nyaya::search::bank::BankCache::default());
+    let opts = SearchOptions {
+        k: 30,
+        pin: false,
+        bank_weight: 0.0,
+        scope_bank: false,
+        e5_bank_weight: 0.0,
+        ..Default::default()
+    };
+    let q = "Who appoints the Governor of a State?";
+    let off = search(&pool, &models, q, &opts, "t".into()).await.unwrap();
+    assert!(refs(&off).contains(&"156"), "in the head: {:?}", refs(&off));
+    assert_ne!(refs(&off)[0], "156", "{:?}", refs(&off));
+    let on = SearchOptions {
+        e5_bank_weight: 1000.0,
+        ..opts
+    };
+    let on = search(&pool, &models, q, &on, "t".into()).await.unwrap();
+    assert_eq!(refs(&on)[0], "156", "{:?}", refs(&on));
+}
+
 /// An embedder that has the bundled model's manifest but cannot embed: what a bank built with
 /// it holds came from the store.
 struct CannotEmbed(std::sync::Arc<dyn nyaya::embed::Embedder>);

@@ -80,15 +80,39 @@ async fn ensure_corpus_and_bank(
             .preload_question_bank(pool, nyaya::search::bank::Sources::English)
             .await;
     }
+    // Once an edition's multilingual chunks are in, an English question's e5 list is fused
+    // and the cross-lingual bank moves its order: a database that has them gets the bank
+    // before the server listens (loaded in under 0.1 s; embedded, 60 s, only where a
+    // database from before stop 61 has the chunks without it).
+    if multilingual_covered(pool, models).await? {
+        models
+            .preload_question_bank(pool, nyaya::search::bank::Sources::CrossLingual)
+            .await;
+    }
     lock.release().await
+}
+
+/// Whether the newest edition's chunks all have the multilingual model's vectors.
+async fn multilingual_covered(
+    pool: &sqlx::PgPool,
+    models: &nyaya::search::Models,
+) -> Result<bool, AppError> {
+    let (Some(m), Some(newest)) = (
+        models.multilingual.as_ref(),
+        nyaya::store::editions(pool).await?.into_iter().next(),
+    ) else {
+        return Ok(false);
+    };
+    nyaya::search::legs::multilingual_ready(pool, newest.document_id, &m.manifest().id).await
 }
 
 /// In the background, in order: the other editions of the corpus folder, then the clause
 /// spans of every stored edition, then the cross-lingual bank (60 s where not stored), then
 /// the chunks for the multilingual leg. The bank comes before the chunks because only a
-/// question the multilingual leg takes reads it, and the leg opens when an edition's chunks
-/// are covered: so no question waits for the bank (questions in Indian scripts take the
-/// English path meanwhile).
+/// search the multilingual model covers reads it (the leg of a question in an Indian script,
+/// e5's list beside an English question's), and that opens when an edition's chunks are
+/// covered: so no question waits for the bank (questions in Indian scripts take the English
+/// path meanwhile, English ones go without e5's list).
 fn spawn_background_passes(pool: sqlx::PgPool, cfg: Config, models: nyaya::search::Models) {
     tokio::spawn(async move {
         if cfg.other_editions {

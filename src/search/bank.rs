@@ -75,6 +75,13 @@ pub const EVAL_HOLDOUT_COSINE: f64 = 0.9;
 /// 0 switches the bank off.
 pub const DEFAULT_WEIGHT: f64 = 20.0;
 
+/// How much a candidate's closeness to the bank as e5 reads it ([`Sources::CrossLingual`],
+/// the same answerable questions) adds to an English question's learned score, beside
+/// [`DEFAULT_WEIGHT`]'s: two embedders' readings of "who asks like this" err apart. Chosen on
+/// the bank itself (each question's near-copies held out) among 10 to 80 (ADR 0008, stop
+/// 65); 0 switches it off.
+pub const DEFAULT_E5_WEIGHT: f64 = 20.0;
+
 /// The same for the multilingual model, whose cosines all sit high: a question and its
 /// rewording meet at 0.97 and more, where two different questions on one subject can meet at
 /// 0.95 (ADR 0013, stop 35).

@@ -295,7 +295,7 @@ pub(super) fn second_dense_text(
 pub(super) async fn second_dense_list(
     run: &SearchRun<'_>,
     question: Option<&str>,
-) -> AppResult<Option<Vec<(RefId, f32)>>> {
+) -> AppResult<Option<SecondDense>> {
     let (pool, models, opts, doc) = run.parts();
     let (Some(model), Some(question)) = (
         models
@@ -311,12 +311,20 @@ pub(super) async fn second_dense_list(
         return Ok(None);
     }
     let vector = embed_queries(model, &[question.to_string()]).await?;
-    match vector.first() {
-        Some(v) => Ok(Some(
-            legs::multilingual(pool, doc, v, id, opts.depth).await?,
-        )),
+    match vector.into_iter().next() {
+        Some(v) => Ok(Some(SecondDense {
+            list: legs::multilingual(pool, doc, &v, id, opts.depth).await?,
+            vector: v,
+        })),
         None => Ok(None),
     }
+}
+
+/// e5's list for an English question, and the question's e5 vector (which the cross-lingual
+/// bank's closeness reads in the second stage).
+pub(super) struct SecondDense {
+    pub list: Vec<(RefId, f32)>,
+    pub vector: Vec<f32>,
 }
 
 #[cfg(test)]

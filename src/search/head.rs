@@ -16,34 +16,69 @@ use crate::error::{AppError, AppResult};
 use crate::language::Language;
 use rerank::SecondStage;
 
-/// The English question bank, when it moves this question's order: an English question's
+/// Whether the question bank moves this question's learned order: an English question's
 /// only. The bank holds single questions in English, which is also what the ranker it moves
 /// was fitted on. Romanised Hindi (as its glossed English words) was moved by it at stop 40:
 /// its questions written from the text led with the governing provision 0.519 → 0.594 of the
 /// time, but one must-refuse golden test question was then answered (answers' refusal
 /// accuracy 0.857 → 0.786), a test loss on a gated kind of figure; reverted at stop 41
 /// (ADR 0013).
-pub(super) async fn english_question_bank(
-    run: &SearchRun<'_>,
+pub(super) fn bank_moves(
+    opts: &super::SearchOptions,
     language: Language,
     parts: &[String],
     rerank_vector: Option<&[f32]>,
-) -> Option<Arc<bank::QuestionBank>> {
-    let (pool, models, opts, _) = run.parts();
-    let e = models.embedder.as_ref()?;
-    let applies = opts.bank_weight > 0.0
-        && opts.mode.rerank()
+) -> bool {
+    opts.mode.rerank()
         && opts.second_stage == SecondStage::Learned
         && parts.is_empty()
         && language == Language::English
-        && rerank_vector.is_some();
-    if !applies {
+        && rerank_vector.is_some()
+}
+
+/// The English question bank, when it moves this question's order ([`bank_moves`]) and its
+/// weight is not 0.
+pub(super) async fn english_question_bank(
+    run: &SearchRun<'_>,
+    moves: bool,
+) -> Option<Arc<bank::QuestionBank>> {
+    let (pool, models, opts, _) = run.parts();
+    let e = models.embedder.as_ref()?;
+    if !moves || opts.bank_weight == 0.0 {
         return None;
     }
     models
         .question_bank
         .get(pool, e, bank::Sources::English)
         .await
+}
+
+/// The same bank as e5 reads it ([`bank::Sources::CrossLingual`]), when it moves this
+/// question's order ([`bank_moves`]), the question's e5 vector is at hand and its weight is
+/// not 0: a second reader of which provision people who ask like this mean (ADR 0008, stop
+/// 65).
+pub(super) async fn e5_question_bank(
+    run: &SearchRun<'_>,
+    moves: bool,
+    e5_vector: Option<&[f32]>,
+) -> Option<Arc<bank::QuestionBank>> {
+    let (pool, models, opts, _) = run.parts();
+    let m = models.multilingual.as_ref()?;
+    if !moves || opts.e5_bank_weight == 0.0 || e5_vector.is_none() {
+        return None;
+    }
+    models
+        .question_bank
+        .get(pool, m, bank::Sources::CrossLingual)
+        .await
+}
+
+/// The question bank as the learned stage reads it: the English model's, and e5's beside it
+/// with the question's e5 vector.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Banks<'a> {
+    pub english: Option<&'a bank::QuestionBank>,
+    pub e5: Option<(&'a bank::QuestionBank, &'a [f32])>,
 }
 
 /// Each head candidate's feature row, as `nyaya train` reads it.
@@ -60,7 +95,7 @@ pub(super) async fn second_stage(
     query: &str,
     ranker: Option<&ltr::LtrModel>,
     gathered: &Gathered,
-    question_bank: Option<&bank::QuestionBank>,
+    banks: Banks<'_>,
     fused: Vec<Fused>,
     timings: &mut Timings,
 ) -> AppResult<(Vec<Fused>, HeadRows)> {
@@ -79,7 +114,7 @@ pub(super) async fn second_stage(
                         text: query,
                         vector,
                     };
-                    feature_order(run, question, ranker, gathered, question_bank, head).await?
+                    feature_order(run, question, ranker, gathered, banks, head).await?
                 }
                 SecondStage::CrossEncoder => (
                     cross_encoder_order(run, query, vector, head).await?,
@@ -110,7 +145,7 @@ async fn feature_order(
     question: Question<'_>,
     ranker: Option<&ltr::LtrModel>,
     gathered: &Gathered,
-    question_bank: Option<&bank::QuestionBank>,
+    banks: Banks<'_>,
     head: &[Fused],
 ) -> AppResult<(Vec<(RefId, f64)>, HeadRows)> {
     let opts = run.opts;
@@ -143,13 +178,22 @@ async fn feature_order(
     // The bank moves the ranker's scores, so the answer's "also relevant" bar reads the moved
     // gaps (ADR 0008, stop 32: reporting the ranker's own scores instead lost test precision
     // 0.835 → 0.788).
-    if let Some(bank) = question_bank {
-        let closeness = bank.closeness(question.vector, opts.bank_holdout);
-        let near: Vec<Option<f64>> = head
-            .iter()
+    let near = |closeness: HashMap<&str, f64>| -> Vec<Option<f64>> {
+        head.iter()
             .map(|f| closeness.get(f.ref_id.as_str()).copied())
-            .collect();
-        bank::nudge(&mut scores, &near, opts.bank_weight);
+            .collect()
+    };
+    if let Some(bank) = banks.english {
+        let closeness = bank.closeness(question.vector, opts.bank_holdout);
+        bank::nudge(&mut scores, &near(closeness), opts.bank_weight);
+    }
+    if let Some((bank, vector)) = banks.e5 {
+        let holdout = opts.bank_holdout.map(|_| bank::EVAL_HOLDOUT_MULTILINGUAL);
+        bank::nudge(
+            &mut scores,
+            &near(bank.closeness(vector, holdout)),
+            opts.e5_bank_weight,
+        );
     }
     let mut order: Vec<(RefId, f64)> = head.iter().map(|f| f.ref_id.clone()).zip(scores).collect();
     // Stable: equal scores keep their fused order.

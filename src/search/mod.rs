@@ -39,7 +39,9 @@ use coverage::judge_coverage;
 use dense::{dense_leg, second_dense_list, DenseQuery};
 use fusion::{rrf, Leg, LegHit, LegWeights};
 use glossary::Glossary;
-use head::{cross_lingual_order, english_question_bank, second_stage};
+use head::{
+    bank_moves, cross_lingual_order, e5_question_bank, english_question_bank, second_stage,
+};
 use prepare::{prepare_question, PreparedQuestion};
 use rerank::{CrossEncoder, SecondStage, Weights};
 
@@ -197,6 +199,9 @@ pub struct SearchOptions {
     /// How far the question bank moves the learned stage's order ([`bank::DEFAULT_WEIGHT`];
     /// 0 is off).
     pub bank_weight: f64,
+    /// How far the same bank, read by e5 ([`bank::Sources::CrossLingual`]), moves an English
+    /// question's learned order beside it ([`bank::DEFAULT_E5_WEIGHT`]; 0 is off).
+    pub e5_bank_weight: f64,
     /// How far the multilingual bank moves the fused order of a question in an Indian script
     /// ([`bank::DEFAULT_MULTILINGUAL_WEIGHT`]; 0 is off).
     pub multilingual_bank_weight: f64,
@@ -276,6 +281,7 @@ impl Default for SearchOptions {
             rerank_depth: 30,
             second_stage: SecondStage::default(),
             bank_weight: bank::DEFAULT_WEIGHT,
+            e5_bank_weight: bank::DEFAULT_E5_WEIGHT,
             multilingual_bank_weight: bank::DEFAULT_MULTILINGUAL_WEIGHT,
             indian_script_ranker: false,
             scope_bank: true,
@@ -566,6 +572,8 @@ struct Gathered {
     facts: Option<features::QueryFacts>,
     /// Whether e5's second English list was fused: which learned model ranks the head.
     second_dense: bool,
+    /// e5's vector of an English question, when its list was fused.
+    second_dense_vector: Option<Vec<f32>>,
 }
 
 impl<'a> SearchRun<'a> {
@@ -641,6 +649,10 @@ async fn gather(
     let question_dense_lists =
         dense.lists.len() - usize::from(asked.dense_hint.is_some() && !dense.lists.is_empty());
     let fused_second_dense = second_dense.is_some();
+    let (second_dense, second_dense_vector) = match second_dense {
+        Some(d) => (Some(d.list), Some(d.vector)),
+        None => (None, None),
+    };
     Ok(Gathered {
         lists: fusion_lists(
             dense.lists,
@@ -656,6 +668,7 @@ async fn gather(
         own_closeness: dense.own_closeness,
         facts,
         second_dense: fused_second_dense,
+        second_dense_vector,
     })
 }
 
@@ -698,19 +711,25 @@ async fn order_head(
         .parts
         .is_empty()
         .then(|| ltr::LtrModel::builtin(ltr::Heads::of(gathered.second_dense)));
-    let question_bank = english_question_bank(
-        run,
+    let moves = bank_moves(
+        run.opts,
         asked.language,
         &question.parts,
         gathered.rerank_vector(),
-    )
-    .await;
+    );
+    let question_bank = english_question_bank(run, moves).await;
+    let e5_vector = gathered.second_dense_vector.as_deref();
+    let e5_bank = e5_question_bank(run, moves, e5_vector).await;
+    let banks = head::Banks {
+        english: question_bank.as_deref(),
+        e5: e5_bank.as_deref().zip(e5_vector),
+    };
     let (fused, head_rows) = second_stage(
         run,
         &question.query,
         ranker,
         gathered,
-        question_bank.as_deref(),
+        banks,
         fused,
         timings,
     )

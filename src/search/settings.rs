@@ -35,6 +35,11 @@ pub struct SearchSettings {
     #[arg(long, env = "NYAYA_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().bank_weight)]
     pub bank_weight: f64,
 
+    /// How far the same bank, as the multilingual model reads it, moves an English question's
+    /// learned order beside the English model's (ADR 0008, stop 65); 0 switches it off.
+    #[arg(long, env = "NYAYA_E5_BANK_WEIGHT", global = true, default_value_t = SearchOptions::default().e5_bank_weight)]
+    pub e5_bank_weight: f64,
+
     /// How far the question bank, read across languages by the multilingual model (its English
     /// questions), moves the fused order of a question in an Indian script; 0 switches it off
     /// (ADR 0013).
@@ -101,6 +106,7 @@ impl SearchSettings {
             mode: self.search_mode,
             second_stage: self.second_stage,
             bank_weight: self.bank_weight,
+            e5_bank_weight: self.e5_bank_weight,
             multilingual_bank_weight: self.multilingual_bank_weight,
             indian_script_ranker: self.indian_script_ranker,
             scope_bank: self.scope_bank,
