@@ -75,7 +75,7 @@ pub(super) async fn e5_question_bank(
 
 /// The question bank as the learned stage reads it: the English model's, and e5's beside it
 /// with the question's e5 vector.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub(super) struct Banks<'a> {
     pub english: Option<&'a bank::QuestionBank>,
     pub e5: Option<(&'a bank::QuestionBank, &'a [f32])>,

@@ -570,9 +570,8 @@ struct Gathered {
     own_closeness: Option<f64>,
     /// The rescorer's per-query facts (lexemes, the corpus key).
     facts: Option<features::QueryFacts>,
-    /// Whether e5's second English list was fused: which learned model ranks the head.
-    second_dense: bool,
-    /// e5's vector of an English question, when its list was fused.
+    /// e5's vector of an English question, when its list was fused (which learned model ranks
+    /// the head, and what the bank as e5 reads it is compared with).
     second_dense_vector: Option<Vec<f32>>,
 }
 
@@ -648,7 +647,6 @@ async fn gather(
     timings.lexical = lexical_ms;
     let question_dense_lists =
         dense.lists.len() - usize::from(asked.dense_hint.is_some() && !dense.lists.is_empty());
-    let fused_second_dense = second_dense.is_some();
     let (second_dense, second_dense_vector) = match second_dense {
         Some(d) => (Some(d.list), Some(d.vector)),
         None => (None, None),
@@ -667,7 +665,6 @@ async fn gather(
         coverage_floor: dense.coverage_floor,
         own_closeness: dense.own_closeness,
         facts,
-        second_dense: fused_second_dense,
         second_dense_vector,
     })
 }
@@ -710,7 +707,7 @@ async fn order_head(
     let ranker = question
         .parts
         .is_empty()
-        .then(|| ltr::LtrModel::builtin(ltr::Heads::of(gathered.second_dense)));
+        .then(|| ltr::LtrModel::builtin(ltr::Heads::of(gathered.second_dense_vector.is_some())));
     let moves = bank_moves(
         run.opts,
         asked.language,
