@@ -10,14 +10,14 @@ use std::sync::LazyLock;
 
 use serde::Deserialize;
 
+use crate::search::split::OPENING_PREPOSITIONS;
+
 /// The word classes of `data/antecedent.toml` (closed classes of English, not grown from
 /// golden questions).
 #[derive(Debug, Deserialize)]
 struct WordClasses {
     /// Words that frame a question without naming anything ("how many", "did any of").
     frame: Vec<String>,
-    /// Prepositions that frame a part's first word ("for how long …").
-    opening: Vec<String>,
     /// Words that end a noun phrase (prepositions but "of", auxiliaries, common verbs …).
     phrase_end: Vec<String>,
     determiners: Vec<String>,
@@ -136,7 +136,8 @@ fn referring_pronoun(ws: &[Word]) -> Option<(usize, Reference)> {
         if let Some(reference) = pronoun(&w.norm) {
             return Some((i, reference));
         }
-        let opens = i == 0 && WORDS.opening.contains(&w.norm);
+        // "for how long …", "on what grounds …": a part's opening preposition frames it.
+        let opens = i == 0 && OPENING_PREPOSITIONS.contains(&w.norm.as_str());
         if !(opens || WORDS.frame(&w.norm)) {
             named += 1;
             if named > MAX_WORDS_BEFORE_PRONOUN {
@@ -402,7 +403,6 @@ mod tests {
     fn the_word_classes_parse_and_are_lowercase() {
         for list in [
             &WORDS.frame,
-            &WORDS.opening,
             &WORDS.phrase_end,
             &WORDS.determiners,
             &WORDS.persons,

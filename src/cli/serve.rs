@@ -63,7 +63,8 @@ async fn ensure_corpus_and_bank(
     search: &SearchOptions,
 ) -> Result<(), AppError> {
     let lock = StartupLock::acquire(pool, StartupLock::CORPUS).await?;
-    if nyaya::store::editions(pool).await?.is_empty() {
+    let editions = nyaya::store::editions(pool).await?;
+    if editions.is_empty() {
         tracing::info!(pdf = %cfg.default_pdf.display(), "no corpus loaded; ingesting");
         let outcome = ingest::ingest_corpus(pool, cfg, &cfg.default_pdf).await?;
         if !outcome.complete {
@@ -84,7 +85,8 @@ async fn ensure_corpus_and_bank(
     // and the cross-lingual bank moves its order: a database that has them gets the bank
     // before the server listens (loaded in under 0.1 s; embedded, 60 s, only where a
     // database from before stop 61 has the chunks without it).
-    if multilingual_covered(pool, models).await? {
+    // (A corpus ingested just now has none of them.)
+    if multilingual_covered(pool, models, editions.first()).await? {
         models
             .preload_question_bank(pool, nyaya::search::bank::Sources::CrossLingual)
             .await;
@@ -96,11 +98,9 @@ async fn ensure_corpus_and_bank(
 async fn multilingual_covered(
     pool: &sqlx::PgPool,
     models: &nyaya::search::Models,
+    newest: Option<&nyaya::store::Edition>,
 ) -> Result<bool, AppError> {
-    let (Some(m), Some(newest)) = (
-        models.multilingual.as_ref(),
-        nyaya::store::editions(pool).await?.into_iter().next(),
-    ) else {
+    let (Some(m), Some(newest)) = (models.multilingual.as_ref(), newest) else {
         return Ok(false);
     };
     nyaya::search::legs::multilingual_ready(pool, newest.document_id, &m.manifest().id).await

@@ -36,41 +36,22 @@ pub(super) fn bank_moves(
         && rerank_vector.is_some()
 }
 
-/// The English question bank, when it moves this question's order ([`bank_moves`]) and its
-/// weight is not 0.
-pub(super) async fn english_question_bank(
+/// The bank as `sources`' model reads it, when it moves this question's order
+/// ([`bank_moves`]) and `weight` is not 0: the English model's ([`bank::Sources::English`]),
+/// or e5's ([`bank::Sources::CrossLingual`]) beside it, a second reader of which provision
+/// people who ask like this mean (ADR 0008, stop 65).
+pub(super) async fn moving_bank(
     run: &SearchRun<'_>,
     moves: bool,
+    weight: f64,
+    sources: bank::Sources,
 ) -> Option<Arc<bank::QuestionBank>> {
-    let (pool, models, opts, _) = run.parts();
-    let e = models.embedder.as_ref()?;
-    if !moves || opts.bank_weight == 0.0 {
+    let (pool, models, _, _) = run.parts();
+    let model = models.bank_embedder(sources)?;
+    if !moves || weight == 0.0 {
         return None;
     }
-    models
-        .question_bank
-        .get(pool, e, bank::Sources::English)
-        .await
-}
-
-/// The same bank as e5 reads it ([`bank::Sources::CrossLingual`]), when it moves this
-/// question's order ([`bank_moves`]), the question's e5 vector is at hand and its weight is
-/// not 0: a second reader of which provision people who ask like this mean (ADR 0008, stop
-/// 65).
-pub(super) async fn e5_question_bank(
-    run: &SearchRun<'_>,
-    moves: bool,
-    e5_vector: Option<&[f32]>,
-) -> Option<Arc<bank::QuestionBank>> {
-    let (pool, models, opts, _) = run.parts();
-    let m = models.multilingual.as_ref()?;
-    if !moves || opts.e5_bank_weight == 0.0 || e5_vector.is_none() {
-        return None;
-    }
-    models
-        .question_bank
-        .get(pool, m, bank::Sources::CrossLingual)
-        .await
+    models.question_bank.get(pool, model, sources).await
 }
 
 /// The question bank as the learned stage reads it: the English model's, and e5's beside it

@@ -39,9 +39,7 @@ use coverage::judge_coverage;
 use dense::{dense_leg, second_dense_list, DenseQuery};
 use fusion::{rrf, Leg, LegHit, LegWeights};
 use glossary::Glossary;
-use head::{
-    bank_moves, cross_lingual_order, e5_question_bank, english_question_bank, second_stage,
-};
+use head::{bank_moves, cross_lingual_order, moving_bank, second_stage};
 use prepare::{prepare_question, PreparedQuestion};
 use rerank::{CrossEncoder, SecondStage, Weights};
 
@@ -147,12 +145,16 @@ impl Models {
     /// multilingual one in its background start-up work, both before a measurement. Nothing
     /// without the model `sources` needs.
     pub async fn preload_question_bank(&self, pool: &PgPool, sources: bank::Sources) {
-        let model = match sources {
-            bank::Sources::English => &self.embedder,
-            bank::Sources::CrossLingual => &self.multilingual,
-        };
-        if let Some(m) = model {
+        if let Some(m) = self.bank_embedder(sources) {
             self.question_bank.get(pool, m, sources).await;
+        }
+    }
+
+    /// The model that embeds the bank of `sources`: the English one, or the multilingual one.
+    fn bank_embedder(&self, sources: bank::Sources) -> Option<&Arc<dyn Embedder>> {
+        match sources {
+            bank::Sources::English => self.embedder.as_ref(),
+            bank::Sources::CrossLingual => self.multilingual.as_ref(),
         }
     }
 }
@@ -714,9 +716,15 @@ async fn order_head(
         &question.parts,
         gathered.rerank_vector(),
     );
-    let question_bank = english_question_bank(run, moves).await;
+    let question_bank = moving_bank(run, moves, run.opts.bank_weight, bank::Sources::English).await;
     let e5_vector = gathered.second_dense_vector.as_deref();
-    let e5_bank = e5_question_bank(run, moves, e5_vector).await;
+    let e5_bank = moving_bank(
+        run,
+        moves && e5_vector.is_some(),
+        run.opts.e5_bank_weight,
+        bank::Sources::CrossLingual,
+    )
+    .await;
     let banks = head::Banks {
         english: question_bank.as_deref(),
         e5: e5_bank.as_deref().zip(e5_vector),

@@ -240,12 +240,9 @@ fn shared_frame_parts(piece: &str) -> Option<[String; 2]> {
         .split_whitespace()
         .any(|w| w.eq_ignore_ascii_case("and"));
     // "…, and with effect from when?" asks a new question, not the frame's.
-    let asks_anew = second.split_whitespace().any(|w| {
-        let w = w
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
-        WH_WORDS.contains(&w.as_str())
-    });
+    let asks_anew = second
+        .split_whitespace()
+        .any(|w| WH_WORDS.contains(&bare_word(w).as_str()));
     if words(frame) < 2
         || !asks(frame)
         || pair
@@ -290,12 +287,28 @@ const ASKING_WORDS: &[&str] = &[
     "show", "name", "please",
 ];
 
-/// Words a question may open with before its question word: "And can …", "On what date …",
-/// "Under which article …".
+/// Words a question may open with before its question word: "And can …", "Ok, what …"; or
+/// one of [`OPENING_PREPOSITIONS`].
 const LEADING_WORDS: &[&str] = &[
-    "and", "but", "so", "or", "also", "then", "now", "ok", "okay", "well", "on", "in", "at", "for",
-    "from", "by", "under", "to", "with", "within", "after", "before", "until", "till",
+    "and", "but", "so", "or", "also", "then", "now", "ok", "okay", "well",
 ];
+
+/// Prepositions a question or a part may open with before its question word: "On what date
+/// …", "Under which article …", "for how long does he hold office?" (`answer::antecedent`
+/// reads them as framing a part's first word, not naming anything).
+pub(crate) const OPENING_PREPOSITIONS: &[&str] = &[
+    "on", "in", "at", "for", "from", "by", "under", "to", "with", "within", "after", "before",
+    "until", "till",
+];
+
+/// A word as the word lists hold it: lowercase, its letters and digits only ("What's" →
+/// "whats").
+fn bare_word(w: &str) -> String {
+    w.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
 
 /// A part asks something when it ends with "?" or opens with a question word or a request
 /// (after at most two of [`LEADING_WORDS`]); otherwise it states a fact.
@@ -303,20 +316,13 @@ fn asks(part: &str) -> bool {
     if part.trim_end().ends_with('?') {
         return true;
     }
-    let opening: Vec<String> = part
-        .split_whitespace()
-        .take(3)
-        .map(|w| {
-            w.chars()
-                .filter(|c| c.is_alphanumeric())
-                .flat_map(char::to_lowercase)
-                .collect()
-        })
-        .collect();
+    let opening: Vec<String> = part.split_whitespace().take(3).map(bare_word).collect();
     let lead = opening
         .iter()
         .take(2)
-        .take_while(|w| LEADING_WORDS.contains(&w.as_str()))
+        .take_while(|w| {
+            LEADING_WORDS.contains(&w.as_str()) || OPENING_PREPOSITIONS.contains(&w.as_str())
+        })
         .count();
     opening
         .get(lead)
