@@ -26,6 +26,7 @@ pub(crate) async fn train_adapter_command(
         problem,
         held_out,
         edition,
+        corpus_sha256,
         data_sha256,
     } = train::adapter_problem(&pool, &embedder).await?;
     let questions = problem.questions.nrows();
@@ -45,6 +46,7 @@ pub(crate) async fn train_adapter_command(
         questions,
         held_out,
         edition,
+        corpus_sha256,
         l2: adapter::L2,
         temperature: adapter::TEMPERATURE,
         steps: adapter::STEPS,
@@ -66,9 +68,15 @@ pub(crate) async fn train_adapter_command(
         let shipped = QueryAdapter::builtin().map_err(AppError::Resource)?;
         let d = adapter::distance(&matrix, shipped.matrix());
         let same_data = shipped.info.data_sha256 == info.data_sha256;
+        let same_corpus = shipped.info.corpus_sha256 == info.corpus_sha256;
         println!(
-            "refitted vs shipped: data {}, largest entry difference {d:.2e} (tolerance {})",
+            "refitted vs shipped: data {}, corpus {}, largest entry difference {d:.2e} (tolerance {})",
             if same_data { "identical" } else { "differs" },
+            if same_corpus {
+                "identical"
+            } else {
+                "differs (the edition's chunks changed since the fit: `make train` refits)"
+            },
             adapter::TOLERANCE
         );
         return Ok(if same_data && d <= adapter::TOLERANCE {

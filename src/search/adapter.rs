@@ -35,6 +35,11 @@ pub struct AdapterInfo {
     pub held_out: usize,
     /// The edition whose chunk vectors were the targets, by its cover date.
     pub edition: String,
+    /// sha256 of those chunks as the parser left them ([`crate::train::corpus_sha256`]): a
+    /// parser change moves the vectors, and so the fit, without touching `data_sha256`. Empty
+    /// in a file from before stop 66.
+    #[serde(default)]
+    pub corpus_sha256: String,
     pub l2: f64,
     pub temperature: f64,
     pub steps: usize,
@@ -157,6 +162,7 @@ mod tests {
             questions: 0,
             held_out: 0,
             edition: String::new(),
+            corpus_sha256: String::new(),
             l2: 0.0,
             temperature: 0.0,
             steps: 0,

@@ -277,6 +277,8 @@ pub struct AdapterData {
     pub held_out: usize,
     /// The edition whose chunks are the targets, by its date.
     pub edition: String,
+    /// Those chunks' [`corpus_sha256`].
+    pub corpus_sha256: String,
     /// sha256 of `data/train/written.jsonl`.
     pub data_sha256: String,
 }
@@ -295,8 +297,8 @@ pub async fn adapter_problem(
     let edition = store::resolve_edition(pool, None).await?;
     let model_id = embedder.manifest().id.clone();
     // In reading order, so that the fit sums in the same order on every run.
-    let rows: Vec<(String, Vec<f32>)> = sqlx::query_as(
-        "SELECT c.ref_id, c.embedding::real[] FROM chunks c
+    let rows: Vec<(String, String, String, Vec<f32>)> = sqlx::query_as(
+        "SELECT c.ref_id, c.heading, c.text, c.embedding::real[] FROM chunks c
          JOIN provisions p ON p.document_id = c.document_id AND p.ref_id = c.ref_id
          WHERE c.document_id = $1 AND c.embedding_model = $2 AND c.embedding IS NOT NULL
          ORDER BY p.ordinal, c.seq",
@@ -311,14 +313,18 @@ pub async fn adapter_problem(
             edition.date
         )));
     }
-    let dim = rows[0].1.len();
+    let corpus_sha256 = corpus_sha256(
+        rows.iter()
+            .map(|(r, h, t, _)| (r.as_str(), h.as_str(), t.as_str())),
+    );
+    let dim = rows[0].3.len();
     let to_matrix = |vectors: Vec<Vec<f32>>| -> AppResult<Array2<f32>> {
         let n = vectors.len();
         Array2::from_shape_vec((n, dim), vectors.into_iter().flatten().collect())
             .map_err(|e| AppError::Resource(format!("vectors of unequal length: {e}")))
     };
-    let refs: Vec<String> = rows.iter().map(|(r, _)| r.clone()).collect();
-    let chunks = to_matrix(rows.into_iter().map(|(_, v)| v).collect())?;
+    let refs: Vec<String> = rows.iter().map(|(r, ..)| r.clone()).collect();
+    let chunks = to_matrix(rows.into_iter().map(|(.., v)| v).collect())?;
     let written = written()?;
     let embed = |texts: Vec<String>| -> AppResult<Array2<f32>> {
         let prefix = &embedder.manifest().query_prefix;
@@ -356,8 +362,23 @@ pub async fn adapter_problem(
         problem,
         held_out,
         edition: edition.date.to_string(),
+        corpus_sha256,
         data_sha256: nyaya_ingest::sha256_hex(WRITTEN_JSONL.as_bytes()),
     })
+}
+
+/// sha256 of chunks (provision, heading, text), in the order given: what says whether two
+/// fits read the same corpus.
+pub fn corpus_sha256<'a>(chunks: impl IntoIterator<Item = (&'a str, &'a str, &'a str)>) -> String {
+    let mut joined = String::new();
+    for (ref_id, heading, text) in chunks {
+        for field in [ref_id, heading, text] {
+            joined.push_str(field);
+            joined.push('\u{1f}');
+        }
+        joined.push('\u{1e}');
+    }
+    nyaya_ingest::sha256_hex(joined.as_bytes())
 }
 
 /// The JSONL text of the generated questions (the file the model's hash is of).
@@ -481,6 +502,27 @@ mod tests {
         assert!(overlaps("Who appoints the Governor?", &held));
         assert!(!overlaps("who appoints the governor of a state", &held));
         assert!(!overlaps("How is the Governor removed?", &held));
+    }
+
+    #[test]
+    fn the_corpus_hash_sees_every_field_and_its_bounds() {
+        let one = corpus_sha256([("21", "Protection of life", "No person shall")]);
+        assert_eq!(
+            one,
+            corpus_sha256([("21", "Protection of life", "No person shall")])
+        );
+        assert_ne!(
+            one,
+            corpus_sha256([("21", "Protection of life", "No person shall.")])
+        );
+        assert_ne!(
+            one,
+            corpus_sha256([("21", "Protection of lif", "eNo person shall")])
+        );
+        assert_ne!(
+            corpus_sha256([("1", "a", "b"), ("2", "c", "d")]),
+            corpus_sha256([("2", "c", "d"), ("1", "a", "b")])
+        );
     }
 
     #[test]
